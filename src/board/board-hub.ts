@@ -38,8 +38,11 @@ interface Client {
 
 const MAX_CLIENTS = 64;
 
+/** The i-th host, as the page names it: `h0`, the head of its lists' ids. */
+const hostKey = (i: number): string => `h${i}`;
+
 /** A list of the i-th host, as the page names it (and its URL: `#list=h0-web`). */
-export const hostListPageId = (i: number, id: string): string => `h${i}-${id}`;
+export const hostListPageId = (i: number, id: string): string => `${hostKey(i)}-${id}`;
 
 export function hubApi(feeds: readonly FeedClient[], readOnly: boolean, now: () => number = Date.now): BoardApi {
   const hosts: HostData[] = feeds.map((feed) => ({ feed, overview: undefined, now: undefined }));
@@ -137,6 +140,8 @@ export function hubApi(feeds: readonly FeedClient[], readOnly: boolean, now: () 
         if (h.overview) h.overview = { ...h.overview, lists: [r, ...h.overview.lists.filter((l) => l.id !== r.id)] };
         send(c, 'row', JSON.stringify(row(i, r)));
       } else if (event === 'list') send(c, 'list', JSON.stringify(listOf(i, JSON.parse(data) as ListPayload)));
+      // The host's clock (as it opens the stream, and with each keep-alive): its times count on it (page-clock.ts).
+      else if (event === 'clock' && /^\d+$/.test(data)) send(c, 'host-clock', JSON.stringify({ host: hostKey(i), at: Number(data) }));
     } catch {
       // A line that is not what the feed sends: nothing to show.
     }

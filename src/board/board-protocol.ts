@@ -13,7 +13,8 @@
  * GET  <token>/api/gone-lists          GoneListsPayload
  * GET  <token>/api/restore?list=<list>[&from=<session>...] RestorePreviewPayload
  * GET  <token>/api/now                 NowPayload
- * GET  <token>/api/events?list=<list>  text/event-stream: `clock` (the server's time, ms: first, then every 15 s), `overview`, `row`, `list`, `now`
+ * GET  <token>/api/events?list=<list>  text/event-stream: `clock` (the server's time, ms: first, then every 15 s), `overview`, `row`, `list`, `now`;
+ *                                      on a board of hosts, `host-clock` too: {"host":"h0","at":ms}, each host's time as it comes
  * POST <token>/api/action              ActionRequest -> ActionResult (409 on a conflict)
  */
 

@@ -6,11 +6,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { tickAgo } from '../../src/board/page/page-ago.js';
-import { noteServerTime } from '../../src/board/page/page-clock.js';
+import { noteHostTime, noteServerTime } from '../../src/board/page/page-clock.js';
 
-/** An element as tickAgo reads and writes it: no DOM needed. */
-function agoElement(at: number) {
-  const el = { dataset: { ago: String(at) }, textContent: '' };
+/** An element as tickAgo reads and writes it, in a list of page id `clock` (none: no list): no DOM needed. */
+function agoElement(at: number, clock?: string) {
+  const el = { dataset: { ago: String(at) }, textContent: '', closest: () => (clock === undefined ? null : { dataset: { clock } }) };
   const root = { querySelectorAll: () => [el] } as unknown as ParentNode;
   return { el, root };
 }
@@ -32,5 +32,19 @@ describe("the board page's ages, with the browser's clock 3 h behind the server'
     const { el, root } = agoElement(serverNow - 60_000);
     tickAgo(root);
     expect(el.textContent).toBe('1 min ago');
+  });
+});
+
+describe("a board of hosts: each host's times on its own clock", () => {
+  it('a host 3 h ahead of the serving machine: its change of a minute ago reads "1 min ago", the server\'s own times on its clock', () => {
+    noteServerTime(Date.now());
+    noteHostTime('h7', Date.now() + 3 * 3_600_000);
+    const host = agoElement(Date.now() + 3 * 3_600_000 - 60_000, 'h7-web');
+    tickAgo(host.root);
+    expect(host.el.textContent).toBe('1 min ago');
+    // Another host, whose clock is not known yet: the serving machine's stands in.
+    const other = agoElement(Date.now() - 120_000, 'h8-web');
+    tickAgo(other.root);
+    expect(other.el.textContent).toBe('2 min ago');
   });
 });

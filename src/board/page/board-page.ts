@@ -25,7 +25,7 @@ import {
   undoPreview,
 } from './page-api.js';
 import { carryDialog, goneListsDialog, restoreDialog } from './page-carry.js';
-import { serverNow } from './page-clock.js';
+import { serverNow, setClock } from './page-clock.js';
 import { type CardAction, renderColumns, renderTodos } from './page-columns.js';
 import { showConnection } from './page-connection.js';
 import { type DetailAction, renderDetail } from './page-detail.js';
@@ -138,7 +138,7 @@ function connect(): void {
     list: (payload) => {
       if (payload.id !== state.listId) return;
       // What stalled between the read and now (a payload kept back a moment) is marked before it is drawn.
-      stallsByTime(payload, serverNow());
+      stallsByTime(payload, serverNow(payload.id));
       state.list = payload;
       drawMain();
       refreshHistory();
@@ -261,6 +261,8 @@ function drawMainNow(): void {
   }
   document.body.classList.toggle('todowrite', list?.kind === 'todowrite');
   document.body.classList.toggle('now-mode', state.listId === undefined);
+  // The list's times count on its clock (its host's, on a board of hosts: page-clock.ts).
+  setClock(el.view(), state.listId);
   byId('now-nav').classList.toggle('selected', state.listId === undefined);
   if (state.listId === undefined) {
     drawNow();
@@ -807,8 +809,8 @@ function start(): void {
   window.setInterval(() => {
     tickAgo(document.body);
     // A task in progress stalls with time alone, nothing on disk changing: drawn again when one does.
-    if (state.list !== undefined && state.list.id === state.listId && stallsByTime(state.list, serverNow())) drawMain();
-    tickStalls(document.body, serverNow());
+    if (state.list !== undefined && state.list.id === state.listId && stallsByTime(state.list, serverNow(state.list.id))) drawMain();
+    tickStalls(document.body);
   }, AGO_TICK_MS);
   drawMain();
   connect();

@@ -7,7 +7,7 @@
  *
  * tab -> worker: {type: 'follow', list?: string}, {type: 'bye'}
  * worker -> tab: {type: 'overview' | 'row' | 'list' | 'now', data: <JSON text>}, {type: 'connection', data: 'live' | 'reconnecting'},
- * {type: 'clock', data: <the server's time now, ms>}
+ * {type: 'clock', data: <the server's time now, ms>}, {type: 'host-clock', data: <{"host":"h0","at":ms}, that host's time now>}
  */
 interface Feed {
   source: EventSource;
@@ -18,6 +18,8 @@ interface Feed {
   now: string | undefined;
   /** The server's clock less this one (the tabs'), as of its last clock event: a tab that joins is given the server's time then. */
   skew: number | undefined;
+  /** On a board of hosts: each host's clock less this one, as of its last clock. */
+  hostSkews: Map<string, number>;
   state: 'live' | 'reconnecting';
 }
 
@@ -41,6 +43,7 @@ function open(key: string): Feed {
     list: undefined,
     now: undefined,
     skew: undefined,
+    hostSkews: new Map(),
     state: 'reconnecting',
   };
   listen(feed, key);
@@ -73,6 +76,12 @@ function listen(feed: Feed, key: string): void {
     const at = Number((e as MessageEvent<string>).data);
     feed.skew = at - Date.now();
     send(feed, 'clock', String(at));
+  });
+  source.addEventListener('host-clock', (e) => {
+    const data = (e as MessageEvent<string>).data;
+    const { host, at } = JSON.parse(data) as { host: string; at: number };
+    feed.hostSkews.set(host, at - Date.now());
+    send(feed, 'host-clock', data);
   });
   source.addEventListener('open', () => {
     feed.state = 'live';
@@ -111,6 +120,8 @@ function join(port: MessagePort, key: string): void {
   feed.ports.add(port);
   followed.set(port, key);
   if (feed.skew !== undefined) port.postMessage({ type: 'clock', data: String(Date.now() + feed.skew) });
+  for (const [host, skew] of feed.hostSkews)
+    port.postMessage({ type: 'host-clock', data: JSON.stringify({ host, at: Date.now() + skew }) });
   if (feed.overview !== undefined) port.postMessage({ type: 'overview', data: feed.overview });
   for (const row of feed.rows.values()) port.postMessage({ type: 'row', data: row });
   if (feed.list !== undefined) port.postMessage({ type: 'list', data: feed.list });

@@ -13,7 +13,7 @@ import type {
   RestorePreviewPayload,
   UndoPreviewPayload,
 } from '../board-protocol.js';
-import { noteServerTime } from './page-clock.js';
+import { noteHostTime, noteServerTime } from './page-clock.js';
 
 /**
  * The page's side of the API (board-protocol.ts). URLs are relative to the page, whose
@@ -43,7 +43,10 @@ export function follow(list: string | undefined, handlers: LiveHandlers): Follow
     else if (type === 'list') handlers.list(JSON.parse(data) as ListPayload);
     else if (type === 'now') handlers.now(JSON.parse(data) as NowPayload);
     else if (type === 'clock') noteServerTime(Number(data));
-    else if (type === 'connection') handlers.connection(data === 'live' ? 'live' : 'reconnecting');
+    else if (type === 'host-clock') {
+      const { host, at } = JSON.parse(data) as { host: string; at: number };
+      noteHostTime(host, at);
+    } else if (type === 'connection') handlers.connection(data === 'live' ? 'live' : 'reconnecting');
   };
   if (typeof SharedWorker === 'function') {
     try {
@@ -65,7 +68,7 @@ export function follow(list: string | undefined, handlers: LiveHandlers): Follow
     }
   }
   const source = new EventSource(list === undefined ? 'api/events' : `api/events?list=${encodeURIComponent(list)}`);
-  for (const type of ['clock', 'overview', 'row', 'list', 'now'])
+  for (const type of ['clock', 'host-clock', 'overview', 'row', 'list', 'now'])
     source.addEventListener(type, (e) => dispatch(type, (e as MessageEvent<string>).data));
   source.addEventListener('open', () => handlers.connection('live'));
   source.addEventListener('error', () => handlers.connection('reconnecting'));

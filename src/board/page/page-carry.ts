@@ -159,7 +159,6 @@ export function carryDialog(
 
 /** The lists whose folder is gone while their transcripts remain (`tasks lists --all`); resolves with the one to restore. */
 export function goneListsDialog(dialog: HTMLDialogElement, payload: GoneListsPayload, readOnly: boolean): Promise<string | undefined> {
-  const now = serverNow();
   return open<string>(dialog, 'gone-title', (finish) => [
     h('h2', { id: 'gone-title' }, 'Gone lists'),
     h(
@@ -189,7 +188,7 @@ export function goneListsDialog(dialog: HTMLDialogElement, payload: GoneListsPay
                     `${l.total} task${l.total === 1 ? '' : 's'} (${l.counts.completed} done, ${l.counts.in_progress} in progress, ${l.counts.pending} pending)`,
                     l.session?.prompt ? `“${cutLine(l.session.prompt, 60)}”` : null,
                     l.session?.project ?? null,
-                    l.changedAt > 0 ? `active ${ago(l.changedAt, now)}` : null,
+                    l.changedAt > 0 ? `active ${ago(l.changedAt, serverNow(l.id))}` : null,
                     l.mayBeElsewhere ? 'its sessions may have worked on a list named otherwise' : null,
                   ]
                     .filter(Boolean)

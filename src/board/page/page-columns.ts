@@ -59,7 +59,7 @@ export function renderColumns(
   selected: string | undefined,
   handlers: CardHandlers,
 ): void {
-  const now = serverNow();
+  const now = serverNow(list.id);
   const seen = new Set<string>();
   if (!drawn || drawn.list !== list.id || !container.contains(drawn.root)) {
     const bodies = new Map<BoardStatus, HTMLElement>();
@@ -116,7 +116,7 @@ export function renderColumns(
   for (const key of [...cache.keys()]) if (!seen.has(key)) cache.delete(key);
   // A card kept from an earlier draw says how long ago (and how long stalled) as of now, not as of the last tick.
   tickAgo(drawn.root);
-  tickStalls(drawn.root, serverNow());
+  tickStalls(drawn.root);
 }
 
 /** "agent gone: session 4aa21e64 crashed 15 min ago", the time moving on by itself (page-ago). */
@@ -152,7 +152,7 @@ function card(
       ),
     );
   // Its agent is gone (the session that held it is over): said in place of a stall, in red, as `tasks list` does.
-  const stalled = facts?.agentGone === undefined ? stallMark(list, t, serverNow()) : agentGoneMark(facts.agentGone, now);
+  const stalled = facts?.agentGone === undefined ? stallMark(list, t, serverNow(list.id)) : agentGoneMark(facts.agentGone, now);
   if (stalled !== null) marks.push(stalled);
   // Its session waits for a person (a permission prompt): not stalled; it is someone's turn.
   if (facts?.waitingFor !== undefined)

@@ -1,6 +1,6 @@
 import type { BoardTask, CostView, HistoryPayload, ListPayload } from '../board-protocol.js';
 import { agoSpan } from './page-ago.js';
-import { serverNow } from './page-clock.js';
+import { serverNow, setClock } from './page-clock.js';
 import { fill, h } from './page-dom.js';
 import { changedFact, stallFact } from './page-stall.js';
 import { cleanLine, cleanText, cutLine } from './page-text.js';
@@ -57,7 +57,8 @@ export function renderDetail(
     return;
   }
   const facts = list.facts[t.id];
-  const now = serverNow();
+  const now = serverNow(list.id);
+  setClock(container, list.id);
   const button = (action: DetailAction, label: string, cls = '') =>
     h(
       'button',
@@ -119,7 +120,7 @@ export function renderDetail(
             facts.agentGone.since === null ? null : agoSpan('when', facts.agentGone.since, now),
           )
         : null,
-      ...(facts?.agentGone === undefined ? stallFact(list, t, serverNow()) : []),
+      ...(facts?.agentGone === undefined ? stallFact(list, t, serverNow(list.id)) : []),
       facts?.waitingFor !== undefined ? h('dt', {}, 'Waiting') : null,
       facts?.waitingFor !== undefined
         ? h(

@@ -9,7 +9,7 @@ import type {
   StackPreview,
   UndoPreviewPayload,
 } from '../board-protocol.js';
-import { serverNow } from './page-clock.js';
+import { serverNow, setClock } from './page-clock.js';
 import { fill, h } from './page-dom.js';
 import { progress, sessionLabel } from './page-sidebar.js';
 import { cleanLine, cutLine } from './page-text.js';
@@ -162,7 +162,8 @@ export function renderHead(
   }
   const s = row.session;
   const label = sessionLabel(s);
-  const now = serverNow();
+  const now = serverNow(row.id);
+  setClock(container, row.id);
   // A task whose agent is gone is counted as such, not as stalled (its card says so in place of the stall).
   const stalled = list ? Object.values(list.facts).filter((f) => f.stalledMs !== undefined && f.agentGone === undefined).length : 0;
   const agentGone = list ? Object.values(list.facts).filter((f) => f.agentGone !== undefined).length : 0;

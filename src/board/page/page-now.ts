@@ -1,6 +1,6 @@
 import type { NowEventType, NowEventView, NowFeedItem, NowListRef, NowPayload, NowWorkView } from '../board-protocol.js';
 import { agoSpan } from './page-ago.js';
-import { serverNow } from './page-clock.js';
+import { onPageClock, serverNow } from './page-clock.js';
 import { fill, h } from './page-dom.js';
 import type { NotifyChoice } from './page-notify.js';
 import { cutLine } from './page-text.js';
@@ -61,22 +61,24 @@ function where(ref: NowListRef, handlers: NowHandlers): HTMLElement {
 }
 
 /** When it happened; where no record says, when the board saw it, said as such ("seen 2 min ago"), never as its time. */
-function whenSpan(at: number, seen: boolean, now: number): HTMLElement {
-  const title = new Date(at).toLocaleString();
+function whenSpan(at: number, seen: boolean, list: string): HTMLElement {
+  const now = serverNow(list);
+  const title = new Date(onPageClock(at, list)).toLocaleString();
   if (!seen) return agoSpan('now-when', at, now, title);
   return h('span', { class: 'now-when seen', title: `first seen by the board ${title}` }, 'seen ', agoSpan('now-ago', at, now));
 }
 
-function eventItem(e: NowEventView, now: number, handlers: NowHandlers): HTMLElement {
+// Each item's times count on its list's clock: its host's, on a board of hosts (page-clock.ts).
+function eventItem(e: NowEventView, handlers: NowHandlers): HTMLElement {
   return h(
     'li',
-    { class: `now-item now-${e.type}`, 'data-key': e.key, 'data-type': e.type },
+    { class: `now-item now-${e.type}`, 'data-key': e.key, 'data-type': e.type, 'data-clock': e.list },
     h(
       'div',
       { class: 'now-item-head' },
       h('span', { class: `now-kind ${e.type}` }, KIND_WORDS[e.type]),
       where(e, handlers),
-      whenSpan(e.since, e.seen, now),
+      whenSpan(e.since, e.seen, e.list),
     ),
     h('div', { class: 'now-text agent-text' }, e.text),
     h(
@@ -121,10 +123,11 @@ function carryButton(e: NowEventView, handlers: NowHandlers): HTMLElement | null
   );
 }
 
-function workItem(w: NowWorkView, now: number, handlers: NowHandlers): HTMLElement {
+function workItem(w: NowWorkView, handlers: NowHandlers): HTMLElement {
+  const now = serverNow(w.list);
   return h(
     'li',
-    { class: 'now-work', 'data-list': w.list },
+    { class: 'now-work', 'data-list': w.list, 'data-clock': w.list },
     h('div', { class: 'now-item-head' }, where(w, handlers)),
     h(
       'ul',
@@ -159,11 +162,11 @@ function workItem(w: NowWorkView, now: number, handlers: NowHandlers): HTMLEleme
   );
 }
 
-function feedItem(f: NowFeedItem, now: number, handlers: NowHandlers): HTMLElement {
+function feedItem(f: NowFeedItem, handlers: NowHandlers): HTMLElement {
   return h(
     'li',
-    { class: `now-feed-item ${f.kind}` },
-    whenSpan(f.at, f.seen, now),
+    { class: `now-feed-item ${f.kind}`, 'data-clock': f.list },
+    whenSpan(f.at, f.seen, f.list),
     where(f, handlers),
     // A change's words follow its task's id; an event's name their tasks themselves.
     f.kind === 'change'
@@ -214,7 +217,6 @@ export function renderNow(container: HTMLElement, payload: NowPayload | undefine
     fill(container, h('p', { class: 'empty big' }, 'Looking at every list…'));
     return;
   }
-  const now = serverNow();
   const needs = [...payload.died, ...payload.waiting, ...payload.stalled, ...payload.problems];
   const running = payload.working.reduce((n, w) => n + w.tasks.length, 0);
   fill(
@@ -238,28 +240,28 @@ export function renderNow(container: HTMLElement, payload: NowPayload | undefine
         'Needs a person',
         needs.length,
         'Nothing waits for a person.',
-        needs.map((e) => eventItem(e, now, handlers)),
+        needs.map((e) => eventItem(e, handlers)),
       ),
       section(
         'now-working',
         'In progress',
         running,
         'No task is in progress.',
-        payload.working.map((w) => workItem(w, now, handlers)),
+        payload.working.map((w) => workItem(w, handlers)),
       ),
       section(
         'now-finished',
         'Just finished',
         payload.finished.length,
         'No list finished in the last day.',
-        payload.finished.map((e) => eventItem(e, now, handlers)),
+        payload.finished.map((e) => eventItem(e, handlers)),
       ),
       section(
         'now-feed',
         'Activity',
         0,
         'Nothing has happened since the board started.',
-        payload.feed.slice(0, 50).map((f) => feedItem(f, now, handlers)),
+        payload.feed.slice(0, 50).map((f) => feedItem(f, handlers)),
       ),
     ),
   );

@@ -74,7 +74,6 @@ export function groupByProject(rows: readonly ListRowView[]): Array<[string, Lis
 }
 
 export function renderSidebar(container: HTMLElement, overview: OverviewPayload, state: SidebarState, handlers: SidebarHandlers): void {
-  const now = serverNow();
   const { rows, hiddenTodoWrite } = visibleRows(overview, state);
   // Sections and items are kept and only moved or replaced where something changed:
   // a change to one list redraws one item, even among hundreds.
@@ -86,7 +85,7 @@ export function renderSidebar(container: HTMLElement, overview: OverviewPayload,
         section = h('section', { class: 'project', 'data-project': project });
         sectionCache.set(key, section);
       }
-      reconcile(section, [headingOf(key, project), ...lists.map((row) => cachedItem(row, overview, state.selected, now, handlers))]);
+      reconcile(section, [headingOf(key, project), ...lists.map((row) => cachedItem(row, overview, state.selected, handlers))]);
       return section;
     });
   // A board of hosts (-H): a group per host, in the order they were named, each grouped by project within.
@@ -156,14 +155,10 @@ function boundItem(binding: NonNullable<OverviewPayload['binding']>, selected: s
 const items = new Map<string, { key: string; el: HTMLElement }>();
 
 /** A list's item is made again only when what it shows changed (a change elsewhere redraws nothing here). */
-function cachedItem(
-  row: ListRowView,
-  overview: OverviewPayload,
-  selected: string | undefined,
-  now: number,
-  handlers: SidebarHandlers,
-): HTMLElement {
+function cachedItem(row: ListRowView, overview: OverviewPayload, selected: string | undefined, handlers: SidebarHandlers): HTMLElement {
   const bound = overview.binding?.list === row.id;
+  // On its list's clock: its host's, on a board of hosts (page-clock.ts).
+  const now = serverNow(row.id);
   const key = JSON.stringify([row, row.id === selected, bound, Math.floor((now - row.changedAt) / 60_000)]);
   const hit = items.get(row.id);
   if (hit && hit.key === key) return hit.el;

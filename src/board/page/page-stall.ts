@@ -1,7 +1,7 @@
 import { ago, idleFor } from '../../render/elapsed.js';
 import type { BoardTask, ListPayload, TaskFacts } from '../board-protocol.js';
 import { agoSpan } from './page-ago.js';
-import { onPageClock } from './page-clock.js';
+import { clockOf, onPageClock, serverNow } from './page-clock.js';
 import { h } from './page-dom.js';
 
 /**
@@ -15,8 +15,8 @@ import { h } from './page-dom.js';
  * the server does; a change to the task comes as a new read, and the mark goes with it.
  */
 
-/** A server time as the page's clock reads it: "14:05:10". */
-const clock = (at: number): string => new Date(onPageClock(at)).toLocaleTimeString();
+/** A time of the list as the page's clock reads it: "14:05:10". */
+const clock = (list: ListPayload, at: number): string => new Date(onPageClock(at, list.id)).toLocaleTimeString();
 
 /** Since when a task in progress has gone unchanged (server ms), when the list says. */
 function unchangedSince(list: ListPayload, t: BoardTask): number | undefined {
@@ -77,7 +77,7 @@ export function changedFact(facts: TaskFacts | undefined, now: number): HTMLElem
 /** What a stalled task's mark and detail say of when it stalled and what ends it. */
 function stallTitle(list: ListPayload, t: BoardTask, since: number): string {
   const ahead = list.facts[t.id]?.aheadMs;
-  return `in progress, ${ahead === undefined ? '' : `${aheadWords(ahead)}: seen `}unchanged since ${clock(since)}, and no session at work: stalled since ${clock(since + list.stalledAfterMs)} (after ${idleFor(list.stalledAfterMs)} without a change); a change to the task, or a session at work, ends it`;
+  return `in progress, ${ahead === undefined ? '' : `${aheadWords(ahead)}: seen `}unchanged since ${clock(list, since)}, and no session at work: stalled since ${clock(list, since + list.stalledAfterMs)} (after ${idleFor(list.stalledAfterMs)} without a change); a change to the task, or a session at work, ends it`;
 }
 
 /** A card's mark, "stalled 35m", for a task the list (or the timer since) found stalled. */
@@ -103,19 +103,19 @@ export function stallFact(list: ListPayload, t: BoardTask, now: number): HTMLEle
         'dd',
         { class: 'stalled', title: stallTitle(list, t, since) },
         idleSpan(since, now),
-        ` without a change, and no session at work: stalled since ${clock(since + list.stalledAfterMs)}`,
+        ` without a change, and no session at work: stalled since ${clock(list, since + list.stalledAfterMs)}`,
       ),
     ];
   const text = list.atWork
     ? 'not while a session of the list is at work'
-    : `at ${clock(since + list.stalledAfterMs)} if nothing changes and no session is at work`;
+    : `at ${clock(list, since + list.stalledAfterMs)} if nothing changes and no session is at work`;
   return [h('dt', {}, 'Stalls'), h('dd', { class: 'stalls' }, text)];
 }
 
 /** Every "35m" of a stall under `root` counted on from the moment it holds. */
-export function tickStalls(root: ParentNode, now: number): void {
+export function tickStalls(root: ParentNode): void {
   for (const el of root.querySelectorAll<HTMLElement>('[data-idle-from]')) {
-    const text = idleFor(now - Number(el.dataset.idleFrom));
+    const text = idleFor(serverNow(clockOf(el)) - Number(el.dataset.idleFrom));
     if (el.textContent !== text) el.textContent = text;
   }
 }
