@@ -193,6 +193,8 @@ describe('tasks board: serving', () => {
     const tasksDir = path.dirname(dir);
     spawnSync('mkfifo', [path.join(tasksDir, 'fifo')]);
     fs.symlinkSync('/dev/zero', path.join(tasksDir, 'zero'));
+    // A plain file where a list's folder would be (a list copied as one file, say).
+    fs.writeFileSync(path.join(tasksDir, 'plain'), '{"id":"1"}');
     const b = await board(config);
     const listOf = async (id: string) => {
       const r = await request(b.port, `/${b.token}/api/list?id=${id}`);
@@ -222,6 +224,9 @@ describe('tasks board: serving', () => {
       { action: 'create', list: 'fifo', subject: 'x' },
       { action: 'start', list: 'zero', id: '1', expect: { status: 'pending', owner: null } },
       { action: 'undo', list: 'fifo', txn: 'abc' },
+      { action: 'create', list: 'plain', subject: 'x' },
+      { action: 'done', list: 'plain', id: '1', expect: { status: 'in_progress', owner: null } },
+      { action: 'release-gone', list: 'plain', ids: ['1'] },
     ]) {
       const r = await postAction(b, action);
       expect([r.status, JSON.parse(r.body)]).toEqual([
@@ -229,6 +234,7 @@ describe('tasks board: serving', () => {
         { ok: false, error: { code: 'not_found', message: `${path.join(tasksDir, action.list)} is not a folder; nothing written` } },
       ]);
     }
+    expect(fs.readFileSync(path.join(tasksDir, 'plain'), 'utf8')).toBe('{"id":"1"}');
     // A tab follows demo; its folder is replaced by a FIFO, then by a link to /dev/zero, then made a list again.
     const stream = eventStream(b.port, `/${b.token}/api/events?list=demo`);
     try {
