@@ -38,7 +38,10 @@ interface ListNow {
   ref: NowListRef;
   events: readonly NotifyEvent[];
   tasks: readonly Task[];
+  /** The tasks' times as notify judged them: a file dated ahead of the clock as when first seen so. */
   times: ReadonlyMap<string, number>;
+  /** The files' own times. */
+  fileTimes: ReadonlyMap<string, number>;
   update: WatchUpdate | undefined;
 }
 
@@ -91,6 +94,14 @@ function changeText(e: ChangeEvent): { text: string; task: string | null } | nul
   }
   if (e.changes.owner !== undefined) return { text: `"${t.subject}" ${t.owner ? `now ${t.owner}'s` : 'released'}`, task: t.id };
   return null;
+}
+
+/** How far a task's file is dated ahead of the time it is counted from (when first seen so), a second or more. */
+function aheadOf(l: ListNow, id: string): { aheadMs?: number } {
+  const at = l.times.get(id);
+  const file = l.fileTimes.get(id);
+  const ahead = at === undefined || file === undefined ? 0 : Math.round(file - at);
+  return ahead >= 1000 ? { aheadMs: ahead } : {};
 }
 
 export class BoardNow {
@@ -170,13 +181,17 @@ export class BoardNow {
     const before = this.lists.get(look.listId);
     const first = before === undefined;
     // A tick looks again at the same update: its changes are in the feed already.
-    const times = look.update.times ?? new Map<string, number>();
+    const fileTimes = look.update.times ?? new Map<string, number>();
+    // Dated ahead of the clock: when first seen so, as the events were judged (a stall counts from then).
+    const times = look.times;
     const tasks = [...look.update.snapshot.values()];
     if (!first && look.update !== before.update) {
       for (const e of look.update.events) {
         const c = changeText(e);
-        // The task file's time is when it changed; a deleted task has none left: when the watcher saw it go.
-        const at = c?.task == null ? undefined : times.get(c.task);
+        // The task file's time is when it changed; a deleted task has none left, and one dated ahead of
+        // the clock says nothing true: when the watcher saw it.
+        const file = c?.task == null ? undefined : fileTimes.get(c.task);
+        const at = file === undefined || file - look.update.at >= 1000 ? undefined : file;
         if (c) this.push({ ...ref, at: Math.floor(at ?? look.update.at), seen: at === undefined, kind: 'change', ...c });
       }
     }
@@ -200,6 +215,7 @@ export class BoardNow {
       events: look.events,
       tasks,
       times,
+      fileTimes,
       update: look.update,
     });
     if (!this.started) this.started = true;
@@ -249,6 +265,7 @@ export class BoardNow {
           ownerGone: gone.has(t.id),
           waiting: waiting.has(t.id),
           changedAt: l.times.get(t.id) ?? null,
+          ...aheadOf(l, t.id),
         }));
       if (tasks.length > 0) working.push({ ...l.ref, tasks });
       const done = l.events.find((e) => e.type === 'list-completed');

@@ -471,7 +471,10 @@ export interface NowTaskView {
   ownerGone: boolean;
   /** Its session waits for a person (a needs-you event names it): no work goes on meanwhile. */
   waiting: boolean;
+  /** Its file's last change; for a file dated ahead of the clock (`aheadMs`), when the board first saw that time. */
   changedAt: number | null;
+  /** How far its file is dated ahead of `changedAt` (ms, a second or more): clock skew, a copied file, a VM resumed. */
+  aheadMs?: number;
 }
 
 /** A list's work in progress. */

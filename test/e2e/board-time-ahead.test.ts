@@ -52,4 +52,31 @@ describe('the board and a task file dated ahead of its clock', () => {
     expect(second.at).toBeGreaterThan(first.at);
     expect(snapshotDir(sprint)).toEqual(files);
   });
+
+  it('the Now view counts it from when it first saw it too, and says how far ahead its file is', async () => {
+    const config = tempConfig();
+    const sprint = path.join(config, 'tasks', 'sprint');
+    task(sprint, '1', 'Write the changelog', 'in_progress');
+    task(sprint, '2', 'Tag the release', 'in_progress');
+    const ahead = new Date(Date.now() + 3 * 3_600_000);
+    fs.utimesSync(path.join(sprint, '1.json'), ahead, ahead);
+    const b = await startBoard(config, [], { USER: 'carol' });
+    boards.push(b);
+    type Now = {
+      at: number;
+      ready: boolean;
+      working: Array<{ list: string; tasks: Array<{ id: string; changedAt: number | null; aheadMs?: number }> }>;
+    };
+    let now: Now;
+    for (;;) {
+      now = JSON.parse((await request(b.port, `/${b.token}/api/now`)).body) as Now;
+      if (now.ready && now.working.length > 0) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const [one, two] = now.working.find((w) => w.list === 'sprint')?.tasks ?? [];
+    expect(one?.changedAt).toBeLessThanOrEqual(now.at);
+    expect(now.at - (one?.changedAt as number)).toBeLessThan(10_000);
+    expect(one?.aheadMs).toBeGreaterThan(3 * 3_600_000 - 60_000);
+    expect(two?.aheadMs).toBeUndefined();
+  });
 });

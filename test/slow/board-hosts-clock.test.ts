@@ -55,10 +55,14 @@ describe.skipIf(!browserAvailable)(`tasks board -H: each host's times on its own
     // A stall counts on the host's clock too: due in 29 min there, not 2 h 29 min.
     expect(await page.locator('#detail dd.stalls').textContent()).toMatch(/^at .+ if nothing changes and no session is at work$/);
     await shot(page, 'board-hosts-clock-list');
-    // Two minutes on, on the page's clock: it moves on, on the host's clock.
-    await page.clock.setFixedTime(Date.now() + 2 * 60_000);
-    await page.waitForFunction(() => document.querySelector('.card[data-task="1"] .when')?.textContent === '3 min ago', null, {
-      timeout: 8000,
+    // The page's timer writes every age again (page-ago.ts): on the host's clock too.
+    await page.evaluate(() => {
+      for (const el of document.querySelectorAll('.card[data-task="1"] .when, #detail dd .when')) el.textContent = '?';
     });
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('.card[data-task="1"] .when, #detail dd .when')].every((el) => el.textContent === '1 min ago'),
+      null,
+      { timeout: 8000 },
+    );
   });
 });

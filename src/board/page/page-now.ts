@@ -3,6 +3,7 @@ import { agoSpan } from './page-ago.js';
 import { onPageClock, serverNow } from './page-clock.js';
 import { fill, h } from './page-dom.js';
 import type { NotifyChoice } from './page-notify.js';
+import { aheadWords } from './page-stall.js';
 import { cutLine } from './page-text.js';
 
 /**
@@ -66,6 +67,12 @@ function whenSpan(at: number, seen: boolean, list: string): HTMLElement {
   const title = new Date(onPageClock(at, list)).toLocaleString();
   if (!seen) return agoSpan('now-when', at, now, title);
   return h('span', { class: 'now-when seen', title: `first seen by the board ${title}` }, 'seen ', agoSpan('now-ago', at, now));
+}
+
+/** A task's last change; for a file dated ahead of its machine's clock, when the board first saw it, saying so. */
+function changedWhen(at: number, aheadMs: number | undefined, now: number): HTMLElement {
+  if (aheadMs === undefined) return agoSpan('now-when', at, now);
+  return h('span', { class: 'now-when seen ahead', title: aheadWords(aheadMs) }, 'seen ', agoSpan('now-ago', at, now));
 }
 
 // Each item's times count on its list's clock: its host's, on a board of hosts (page-clock.ts).
@@ -155,7 +162,7 @@ function workItem(w: NowWorkView, handlers: NowHandlers): HTMLElement {
           t.ownerGone ? h('span', { class: 'now-flag gone' }, t.owner ? 'owner gone' : 'agent gone') : null,
           t.waiting && !t.ownerGone ? h('span', { class: 'now-flag waiting' }, 'waiting for you') : null,
           t.stalled ? h('span', { class: 'now-flag stalled' }, 'stalled') : null,
-          t.changedAt === null ? null : agoSpan('now-when', t.changedAt, now),
+          t.changedAt === null ? null : changedWhen(t.changedAt, t.aheadMs, now),
         ),
       ),
     ),

@@ -56,7 +56,7 @@ function idleSpan(since: number, now: number): HTMLElement {
  * 3 h in the future (...)"; the board counts it from when it first saw that time, as
  * `tasks watch` does (stalled-work.ts timesAsSeen), not from a time yet to come.
  */
-function aheadWords(aheadMs: number): string {
+export function aheadWords(aheadMs: number): string {
   return `its file is dated ${ago(aheadMs, 0)} (ahead of its machine's clock: clock skew, a file copied from another machine, a VM resumed); counted from when the board first saw it`;
 }
 

@@ -95,6 +95,8 @@ export interface NotifyReport {
     project: string | undefined;
     events: readonly NotifyEvent[];
     update: WatchUpdate;
+    /** The tasks' times the events were judged by: a file dated ahead of the clock as when first seen so (timesAsSeen). */
+    times: ReadonlyMap<string, number>;
     at: number;
   }): void;
   /** A list no longer followed (its folder went). */
@@ -468,7 +470,7 @@ export class Notifier {
       if (f.update !== before) return;
     }
     const events = listEvents(facts, this.wanted);
-    this.report.looked?.({ listId: f.id, shortId: facts.shortId, project: facts.project, events, update: u, at: now });
+    this.report.looked?.({ listId: f.id, shortId: facts.shortId, project: facts.project, events, update: u, times, at: now });
     const active = new Set(events.map((e) => e.key));
     // New, or given up earlier and due to be tried again (its claim was given back).
     const again = f.sendAgain.dueKeys(active, now);
