@@ -81,7 +81,7 @@ export function renderSessionsMoved(
   );
   const one = moved.length === 1;
   return oneLine(
-    `running session${one ? '' : 's'} ${parts.join(', ')}: Claude Code reads the changed settings, so ${one ? 'it moves' : 'they move'} at ${one ? 'its' : 'their'} next task call; ${one ? 'its' : 'their'} tasks so far stay where they are`,
+    `running session${one ? '' : 's'} ${parts.join(', ')}: Claude Code reads the changed settings within about a second, so ${one ? 'it moves' : 'they move'} at ${one ? 'its' : 'their'} first task call after that; ${one ? 'its' : 'their'} tasks so far stay where they are`,
   );
 }
 

@@ -33,8 +33,13 @@ function stamp(file: string, ms: number) {
  * A session on its own list makes #1 "Old A" and works on it (input tokens); `tasks use
  * web-sprint` moves it; it then thinks (a message before any task call), makes #1 "Sprint
  * A" of web-sprint and works on it (output tokens). Returns the world and the move's time.
+ * `late`: Old A's completion comes 300 ms after the move, before Claude Code read the
+ * changed settings (it does about a second after), so it went to the old list; the
+ * session's work in web-sprint a second later.
  */
-function movedSession(o: { claims?: boolean; deleted?: boolean; unrecorded?: boolean; ago?: number; oldDeleted?: boolean } = {}) {
+function movedSession(
+  o: { claims?: boolean; deleted?: boolean; unrecorded?: boolean; ago?: number; oldDeleted?: boolean; late?: boolean } = {},
+) {
   const config = tempConfig();
   const home = path.join(config, 'home');
   const proj = path.join(home, 'work', 'web');
@@ -60,29 +65,31 @@ function movedSession(o: { claims?: boolean; deleted?: boolean; unrecorded?: boo
   if (o.unrecorded) fs.rmSync(movesFile);
 
   const t = new CostTranscript(S, proj).prompt(start, 'follow the plan');
+  const d = o.late ? 1_000 : 0;
   // Its work before the move, in the seconds before it: Old A's last change a moment before Sprint A's.
   t.create(move - 4_000, { id: '1', subject: 'Old A' }, move - 3_900, { input: 1 });
   t.update(move - 3_000, { taskId: '1', status: 'in_progress' }, move - 2_900, { input: 10 });
   t.message(move - 2_000, { input: 100 });
-  t.update(move - 1_000, { taskId: '1', status: 'completed' }, move - 900, { input: 1000 });
-  if (o.oldDeleted) t.update(move - 800, { taskId: '1', status: 'deleted' }, move - 700);
+  const done = o.late ? move + 300 : move - 1_000;
+  t.update(done, { taskId: '1', status: 'completed' }, done + 100, { input: 1000 });
+  if (o.oldDeleted) t.update(done + 200, { taskId: '1', status: 'deleted' }, done + 300);
   // Moved: its next turn is the new list's.
-  t.prompt(move + 50, 'now the sprint');
-  t.message(move + 100, { output: 7 });
-  if (o.claims) t.message(move + 200, { output: 20 });
-  else t.create(move + 200, { id: '1', subject: 'Sprint A' }, move + 250, { output: 20 });
-  t.update(move + 300, { taskId: '1', status: 'in_progress' }, move + 350, { output: 300 });
-  t.message(move + 400, { output: 4000 });
-  t.update(move + 500, { taskId: '1', status: 'completed', owner: 'sprinter' }, move + 550, { output: 50000 });
+  t.prompt(move + d + 50, 'now the sprint');
+  t.message(move + d + 100, { output: 7 });
+  if (o.claims) t.message(move + d + 200, { output: 20 });
+  else t.create(move + d + 200, { id: '1', subject: 'Sprint A' }, move + d + 250, { output: 20 });
+  t.update(move + d + 300, { taskId: '1', status: 'in_progress' }, move + d + 350, { output: 300 });
+  t.message(move + d + 400, { output: 4000 });
+  t.update(move + d + 500, { taskId: '1', status: 'completed', owner: 'sprinter' }, move + d + 550, { output: 50000 });
   const file = t.write(config);
   writeTaskFile(config, S, { id: '1', subject: 'Old A', status: 'completed' });
   writeTaskFile(config, 'web-sprint', { id: '1', subject: 'Sprint A', status: 'completed', owner: 'sprinter' });
-  stamp(path.join(config, 'tasks', S, '1.json'), move - 900);
+  stamp(path.join(config, 'tasks', S, '1.json'), done + 100);
   if (o.oldDeleted) fs.rmSync(path.join(config, 'tasks', S, '1.json'));
-  stamp(path.join(config, 'tasks', 'web-sprint', '1.json'), move + 550);
+  stamp(path.join(config, 'tasks', 'web-sprint', '1.json'), move + d + 550);
   // Every entry in the past, the transcript last written a moment after its last entry.
-  while (Date.now() < move + 1_500) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
-  stamp(file, move + 600);
+  while (Date.now() < move + d + 1_500) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+  stamp(file, move + d + 600);
   if (o.deleted) {
     const gone = run(config, ['-l', 'web-sprint', 'delete', '1'], { cwd: proj, env });
     expect(gone.code, gone.stderr).toBe(0);
@@ -92,13 +99,14 @@ function movedSession(o: { claims?: boolean; deleted?: boolean; unrecorded?: boo
 
 describe('tasks use moves a running session: its cost', () => {
   it.each([
-    ['makes its task there', false, false],
-    ['takes a task made there before', true, false],
-    ['makes its task there, deleted since', false, true],
+    ['makes its task there', false, false, false],
+    ['takes a task made there before', true, false, false],
+    ['makes its task there, deleted since', false, true, false],
+    ['completes its old task before Claude Code read the change, then makes its task there', false, false, true],
   ])(
     "splits the session's messages at the recorded move (it %s): each list its own side, the two adding up to --all",
-    (_how, claims, deleted) => {
-      const { config, proj, env } = movedSession({ claims, deleted });
+    (_how, claims, deleted, late) => {
+      const { config, proj, env } = movedSession({ claims, deleted, late });
       const cost = (args: string[]) => {
         const r = run(config, ['cost', '--json', ...args], { cwd: proj, env });
         expect(r.code, r.stderr).toBe(0);
@@ -128,10 +136,11 @@ describe('tasks use moves a running session: its cost', () => {
 
 describe("tasks get on a moved session's task", () => {
   it.each([
-    ['recorded by tasks use', false],
-    ['not recorded (the session resumed under the other list)', true],
-  ])('says the Work and last change that cost and log say (the move %s)', (_how, unrecorded) => {
-    const world = movedSession({ unrecorded });
+    ['recorded by tasks use', false, false],
+    ['not recorded (the session resumed under the other list)', true, false],
+    ['recorded by tasks use, the old task completed before Claude Code read the change', false, true],
+  ])('says the Work and last change that cost and log say (the move %s)', (_how, unrecorded, late) => {
+    const world = movedSession({ unrecorded, late });
     const { config, proj } = world;
     // A minute on: what the runs read of the transcripts is settled, and kept for a quick look.
     const env = { ...world.env, TASKS_NOW: String(world.move + 60_000) };

@@ -189,7 +189,7 @@ describe('tasks use', () => {
     const bound = w.tasks(here, ['use', 'refactor']);
     expect(bound.code, bound.stderr).toBe(0);
     expect(bound.stderr.split('\n')[1]).toBe(
-      'running session 2d483082 (~/work/live) from "2d483082" to "refactor": Claude Code reads the changed settings, so it moves at its next task call; its tasks so far stay where they are',
+      'running session 2d483082 (~/work/live) from "2d483082" to "refactor": Claude Code reads the changed settings within about a second, so it moves at its first task call after that; its tasks so far stay where they are',
     );
     expect(bound.stderr).not.toContain('9c0ffee0');
     // Cleared: back to its own list; JSON says the same.

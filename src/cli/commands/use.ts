@@ -34,9 +34,9 @@ repository, at the main working tree, for sessions started anywhere in it (its l
 worktrees too); in a linked worktree, the worktree's own file, for sessions started at
 that very folder; elsewhere, the folder's own file, for sessions started in it. The rest
 of the file is kept as it is; the write is atomic; a file that is not valid JSON is left
-alone (exit 2). Claude Code reads a changed settings file while it runs: a session
-running there moves to the new list at its next task call (its tasks so far stay where
-they are), and tasks use names each one it moves. Printed on stdout: the list id.
+alone (exit 2). Claude Code reads a changed settings file while it runs, about a second
+after the change: a session running there moves to the new list at its first task call
+after that (its tasks so far stay where they are), and tasks use names each one it moves. Printed on stdout: the list id.
 
 Examples:
   tasks use refactor

@@ -28,10 +28,37 @@ export function inferredMoves(
   runStarts: readonly number[] = [],
 ): SessionMove[] | undefined {
   if (lists.length < 2) return undefined;
+  const { writes, placed } = placedWrites(index, sessionId, transcript, lists);
+  if (writes.length === 0) return undefined;
+  const moves: SessionMove[] = [];
+  let where: string | undefined;
+  let lastEnd = Number.NEGATIVE_INFINITY;
+  for (const w of writes) {
+    const list = placed.get(w);
+    if (list === undefined) continue;
+    if (where !== undefined && list !== where) {
+      const starts = runStarts.filter((t) => t > lastEnd && t <= w.at);
+      moves.push({ session: sessionId, from: where, to: list, at: starts.length > 0 ? Math.max(...starts) : w.at });
+    }
+    where = list;
+    lastEnd = w.end;
+  }
+  return moves.length === 0 ? undefined : moves;
+}
+
+/**
+ * The session's Task-tool writes, oldest first, each placed in the one list of `lists`
+ * whose file of that id agrees with it best (list-evidence.ts), where one does.
+ */
+function placedWrites(
+  index: SessionIndex,
+  sessionId: string,
+  transcript: string,
+  lists: readonly string[],
+): { writes: TaskWrite[]; placed: Map<TaskWrite, string> } {
   const writes: TaskWrite[] = [];
   for (const { file } of index.sessionFiles(sessionId, transcript))
     for (const w of index.transcriptTasks(file).writes ?? []) writes.push(w);
-  if (writes.length === 0) return undefined;
   writes.sort((a, b) => a.at - b.at);
   const files = new Map<string, { subject: string; mtimeMs: number } | undefined>();
   const fileOf = (list: string, id: string) => {
@@ -67,25 +94,35 @@ export function inferredMoves(
     return found.every((x) => x === undefined) ? undefined : found.some((x) => x !== undefined && x > 0);
   };
   const placed = new Map<TaskWrite, string>();
+  if (writes.length === 0) return { writes, placed };
   for (const item of itemsOf([], writes))
     for (const piece of splitItem(item, agrees)) {
       const list = bestList(piece);
       if (list !== undefined) for (const w of piece.writes ?? []) placed.set(w, list);
     }
-  const moves: SessionMove[] = [];
-  let where: string | undefined;
-  let lastEnd = Number.NEGATIVE_INFINITY;
-  for (const w of writes) {
-    const list = placed.get(w);
-    if (list === undefined) continue;
-    if (where !== undefined && list !== where) {
-      const starts = runStarts.filter((t) => t > lastEnd && t <= w.at);
-      moves.push({ session: sessionId, from: where, to: list, at: starts.length > 0 ? Math.max(...starts) : w.at });
+  return { writes, placed };
+}
+/**
+ * The moves `tasks use` recorded, each read no earlier than the session's last write
+ * after it that its old list's files show (and before any its new list's show): Claude
+ * Code reads changed settings about a second after they change (2.1.328), and a task call
+ * it makes meanwhile still goes to the old list. Such a move is taken to come just after
+ * that write's result; a move with no such write stays where it was recorded.
+ */
+function settledMoves(index: SessionIndex, sessionId: string, transcript: string, moves: readonly SessionMove[]): SessionMove[] {
+  const lists = [...new Set(moves.flatMap((m) => [m.from, m.to]))];
+  const { writes, placed } = placedWrites(index, sessionId, transcript, lists);
+  return moves.map((m, i) => {
+    const next = moves[i + 1]?.at ?? Number.POSITIVE_INFINITY;
+    let at = m.at;
+    for (const w of writes) {
+      if (w.at < m.at || w.at >= next) continue;
+      const list = placed.get(w);
+      if (list === m.to) break;
+      if (list === m.from) at = Math.max(at, w.end + 1);
     }
-    where = list;
-    lastEnd = w.end;
-  }
-  return moves.length === 0 ? undefined : moves;
+    return at === m.at ? m : { ...m, at: Math.min(at, next) };
+  });
 }
 
 /**
@@ -117,7 +154,8 @@ interface MovedSession {
 
 /**
  * Where each session of `listId` was when, as `log`, `get` and `cost` all read it: the
- * moves `tasks use` recorded for it (session-moves.ts), else, where its transcript ties
+ * moves `tasks use` recorded for it (session-moves.ts; each no earlier than its writes to
+ * the old list Claude Code made before it read the changed settings: settledMoves), else, where its transcript ties
  * it to more than one list, the moves its writes show (inferredMoves). The lists it is
  * tied to: list-sessions.ts listsTiedTo, from the evidence kept between runs with `kept`
  * (where none is kept, its own lists by name alone: a quick look reads not every
@@ -137,9 +175,16 @@ export function sessionMovesOf(
   const recorded = opts.recorded ?? readMoves(index.configDir);
   // No evidence kept: a quick look reads the lists the session's names tie it to, not every transcript.
   const cheap = opts.kept === true && !hasKeptEvidence(index, listId);
+  // Each session's recorded moves, as its writes settle them (read once: last-change asks for each change).
+  const settled = new Map<string, SessionMove[]>();
   return (session, more = {}) => {
     const moves = recorded.get(session.sessionId);
-    if (moves !== undefined && moves.length > 0) return moves;
+    if (moves !== undefined && moves.length > 0) {
+      if (session.transcript === undefined) return moves;
+      let found = settled.get(session.sessionId);
+      if (found === undefined) settled.set(session.sessionId, (found = settledMoves(index, session.sessionId, session.transcript, moves)));
+      return found;
+    }
     if (session.transcript === undefined) return undefined;
     const tied =
       more.tied ??
