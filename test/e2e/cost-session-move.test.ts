@@ -35,10 +35,12 @@ function stamp(file: string, ms: number) {
  * A" of web-sprint and works on it (output tokens). Returns the world and the move's time.
  * `late`: Old A's completion comes 300 ms after the move, before Claude Code read the
  * changed settings (it does about a second after), so it went to the old list; the
- * session's work in web-sprint a second later.
+ * session's work in web-sprint a second later. `back`: the binding cleared once it ended
+ * (nothing moved: no session ran), the session is resumed and makes #2 "Back home" in its
+ * own list (input tokens in the 100,000s).
  */
 function movedSession(
-  o: { claims?: boolean; deleted?: boolean; unrecorded?: boolean; ago?: number; oldDeleted?: boolean; late?: boolean } = {},
+  o: { claims?: boolean; deleted?: boolean; unrecorded?: boolean; ago?: number; oldDeleted?: boolean; late?: boolean; back?: boolean } = {},
 ) {
   const config = tempConfig();
   const home = path.join(config, 'home');
@@ -81,6 +83,12 @@ function movedSession(
   t.update(move + d + 300, { taskId: '1', status: 'in_progress' }, move + d + 350, { output: 300 });
   t.message(move + d + 400, { output: 4000 });
   t.update(move + d + 500, { taskId: '1', status: 'completed', owner: 'sprinter' }, move + d + 550, { output: 50000 });
+  if (o.back) {
+    t.prompt(move + d + 2_000, 'back home');
+    t.create(move + d + 2_100, { id: '2', subject: 'Back home' }, move + d + 2_150, { input: 100_000 });
+    t.update(move + d + 2_200, { taskId: '2', status: 'in_progress' }, move + d + 2_250, { input: 200_000 });
+    t.update(move + d + 2_300, { taskId: '2', status: 'completed' }, move + d + 2_350, { input: 400_000 });
+  }
   const file = t.write(config);
   writeTaskFile(config, S, { id: '1', subject: 'Old A', status: 'completed' });
   writeTaskFile(config, 'web-sprint', { id: '1', subject: 'Sprint A', status: 'completed', owner: 'sprinter' });
@@ -88,8 +96,12 @@ function movedSession(
   if (o.oldDeleted) fs.rmSync(path.join(config, 'tasks', S, '1.json'));
   stamp(path.join(config, 'tasks', 'web-sprint', '1.json'), move + d + 550);
   // Every entry in the past, the transcript last written a moment after its last entry.
-  while (Date.now() < move + d + 1_500) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
-  stamp(file, move + d + 600);
+  if (o.back) {
+    writeTaskFile(config, S, { id: '2', subject: 'Back home', status: 'completed' });
+    stamp(path.join(config, 'tasks', S, '2.json'), move + d + 2_350);
+  }
+  while (Date.now() < move + d + (o.back ? 3_000 : 1_500)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+  stamp(file, move + d + (o.back ? 2_400 : 600));
   if (o.deleted) {
     const gone = run(config, ['-l', 'web-sprint', 'delete', '1'], { cwd: proj, env });
     expect(gone.code, gone.stderr).toBe(0);
@@ -182,5 +194,27 @@ describe("tasks cost names a moved session's deleted task", () => {
       expect(old).toMatchObject({ subject: 'Old A', deleted: true, messages: 2 });
       if (args[0] === '--all') expect(report.tasks.find((t) => t.list === 'web-sprint' && t.id === '1')?.subject).toBe('Sprint A');
     }
+  });
+});
+
+describe('a moved session resumed on its own list once the binding is cleared', () => {
+  it("its later changes and messages are its own list's again: log, cost and the lists adding up to --all", () => {
+    const { config, proj, env } = movedSession({ back: true });
+    const json = (args: string[]) => {
+      const r = run(config, [...args, '--json'], { cwd: proj, env });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as unknown;
+    };
+    const ops = (list: string) => (json(['-l', list, 'log']) as Array<{ op: string; task: string }>).map((e) => `${e.op} #${e.task}`);
+    expect(ops(S)).toEqual(['create #1', 'update #1', 'update #1', 'create #2', 'update #2', 'update #2']);
+    expect(ops('web-sprint')).toEqual(['create #1', 'update #1', 'update #1']);
+    const old = json(['-l', S, 'cost']) as Report;
+    const sprint = json(['-l', 'web-sprint', 'cost']) as Report;
+    const all = json(['cost', '--all']) as Report;
+    expect(old.tasks.find((t) => t.id === '2')?.tokens.input).toBe(400_000);
+    expect(old.total.tokens).toMatchObject({ input: 701_111, output: 0 });
+    expect(sprint.total.tokens).toMatchObject({ input: 0, output: 54_327 });
+    expect(all.total.tokens).toMatchObject({ input: 701_111, output: 54_327 });
+    expect(old.total.messages + sprint.total.messages).toBe(all.total.messages);
   });
 });

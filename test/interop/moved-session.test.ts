@@ -129,4 +129,86 @@ describe('the real Claude Code moved by tasks use while it runs', () => {
     const got2 = await tasks('-l', s, 'get', '2');
     expect(got2.stdout).toMatch(/last changed .* created/);
   });
+
+  it('resumed after the binding is cleared, the session works in its own list again: log and cost place that run there', async () => {
+    const config = tempConfig();
+    const home = path.join(config, 'home');
+    const project = path.join(home, 'work', 'app');
+    fs.mkdirSync(project, { recursive: true });
+    const env = { HOME: home, USER: 'carol', XDG_CONFIG_HOME: path.join(config, 'xdg') };
+    const tasks = (...args: string[]) => runAsync(config, args, { cwd: project, env });
+    const json = async (...args: string[]) => {
+      const r = await tasks(...args, '--json');
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as unknown;
+    };
+    const hold = gate();
+    const agent = runAgent({
+      configDir: config,
+      listId: undefined,
+      cwd: project,
+      prompt: 'old then new',
+      turns: [
+        turn([create('Old one')], { input_tokens: 1 }),
+        turn([create('New one')], { input_tokens: 10 }),
+        turn([update({ taskId: '1', status: 'in_progress' })], { input_tokens: 100 }),
+        turn([update({ taskId: '1', status: 'completed' })], { input_tokens: 1000 }),
+      ],
+      beforeTurn: (i) => (i === 1 ? hold.wait() : undefined),
+      closingUsage: { input_tokens: 2, output_tokens: 2 },
+    });
+    await hold.arrived;
+    const s = (await waitFor('the live file', () => liveFiles(config)[0])).sessionId;
+    try {
+      expect((await tasks('use', 'shared-x')).code).toBe(0);
+      // Long enough for Claude Code to read the change.
+      await new Promise((r) => setTimeout(r, 4000));
+    } finally {
+      hold.open();
+    }
+    await agent;
+    expect((await tasks('use', '--clear')).code).toBe(0);
+    // No session runs: nothing moved. Resumed, it works in its own list again.
+    await runAgent({
+      configDir: config,
+      listId: undefined,
+      cwd: project,
+      args: ['--resume', s],
+      turns: [
+        turn([create('Back home')], { output_tokens: 10 }),
+        turn([update({ taskId: '2', status: 'in_progress' })], { output_tokens: 100 }),
+        turn([update({ taskId: '2', status: 'completed' })], { output_tokens: 1000 }),
+      ],
+      closingUsage: { input_tokens: 3, output_tokens: 3 },
+    });
+    const read = (list: string, id: string) =>
+      JSON.parse(fs.readFileSync(path.join(config, 'tasks', list, `${id}.json`), 'utf8')) as { subject: string; status: string };
+    expect(read(s, '2')).toMatchObject({ subject: 'Back home', status: 'completed' });
+    expect(read('shared-x', '1')).toMatchObject({ subject: 'New one', status: 'completed' });
+    await new Promise((r) => setTimeout(r, 3500));
+
+    const changes = (events: Event[]) =>
+      events.map((e) => `${e.op} #${e.task} ${String(e.changes.subject?.new ?? e.changes.status?.new ?? '')}`.trim());
+    expect(changes((await json('-l', s, 'log')) as Event[])).toEqual([
+      'create #1 Old one',
+      'create #2 Back home',
+      'update #2 in_progress',
+      'update #2 completed',
+    ]);
+    expect(changes((await json('-l', 'shared-x', 'log')) as Event[])).toEqual([
+      'create #1 New one',
+      'update #1 in_progress',
+      'update #1 completed',
+    ]);
+    const oldCost = (await json('-l', s, 'cost')) as Report;
+    const newCost = (await json('-l', 'shared-x', 'cost')) as Report;
+    const all = (await json('cost', '--all')) as Report;
+    // Own #2: the resumed run's message that began while it was in progress (1000 out).
+    expect(oldCost.tasks.find((t) => t.id === '2')).toMatchObject({ tokens: { input: 0, output: 1000 }, messages: 1 });
+    // Own list: the first turn (1), and the resumed run's four messages.
+    expect(oldCost.total).toMatchObject({ tokens: { input: 4, output: 1113 }, messages: 5 });
+    // shared-x: from the held turn on, to the first run's end.
+    expect(newCost.total).toMatchObject({ tokens: { input: 1112, output: 2 }, messages: 4 });
+    expect(all.total).toMatchObject({ tokens: { input: 1116, output: 1115 }, messages: 9 });
+  });
 });

@@ -107,12 +107,20 @@ function placedWrites(
  * after it that its old list's files show (and before any its new list's show): Claude
  * Code reads changed settings about a second after they change (2.1.328), and a task call
  * it makes meanwhile still goes to the old list. Such a move is taken to come just after
- * that write's result; a move with no such write stays where it was recorded.
+ * that write's result; a move with no such write stays where it was recorded. After the
+ * last of them, a move its writes show (a resume once the binding changed again, with no
+ * session running to record it) is placed as inferredMoves places one.
  */
-function settledMoves(index: SessionIndex, sessionId: string, transcript: string, moves: readonly SessionMove[]): SessionMove[] {
-  const lists = [...new Set(moves.flatMap((m) => [m.from, m.to]))];
+function settledMoves(
+  index: SessionIndex,
+  sessionId: string,
+  transcript: string,
+  moves: readonly SessionMove[],
+  more: { tied?: readonly string[] | undefined; runStarts?: readonly number[] | undefined },
+): SessionMove[] {
+  const lists = [...new Set([...moves.flatMap((m) => [m.from, m.to]), ...(more.tied ?? [])])];
   const { writes, placed } = placedWrites(index, sessionId, transcript, lists);
-  return moves.map((m, i) => {
+  const settled = moves.map((m, i) => {
     const next = moves[i + 1]?.at ?? Number.POSITIVE_INFINITY;
     let at = m.at;
     for (const w of writes) {
@@ -123,6 +131,21 @@ function settledMoves(index: SessionIndex, sessionId: string, transcript: string
     }
     return at === m.at ? m : { ...m, at: Math.min(at, next) };
   });
+  const last = settled[settled.length - 1] as SessionMove;
+  let where = last.to;
+  let lastEnd = last.at;
+  for (const w of writes) {
+    if (w.at < last.at) continue;
+    const list = placed.get(w);
+    if (list === undefined) continue;
+    if (list !== where) {
+      const starts = (more.runStarts ?? []).filter((t) => t > lastEnd && t <= w.at);
+      settled.push({ session: sessionId, from: where, to: list, at: starts.length > 0 ? Math.max(...starts) : w.at });
+      where = list;
+    }
+    lastEnd = w.end;
+  }
+  return settled;
 }
 
 /**
@@ -182,7 +205,8 @@ export function sessionMovesOf(
     if (moves !== undefined && moves.length > 0) {
       if (session.transcript === undefined) return moves;
       let found = settled.get(session.sessionId);
-      if (found === undefined) settled.set(session.sessionId, (found = settledMoves(index, session.sessionId, session.transcript, moves)));
+      if (found === undefined)
+        settled.set(session.sessionId, (found = settledMoves(index, session.sessionId, session.transcript, moves, more)));
       return found;
     }
     if (session.transcript === undefined) return undefined;
