@@ -221,6 +221,7 @@ const KEPT_IN_CORE_MODULES: Record<string, string> = {
   'sessions/list-sessions.ts unsureSessions': "a memo of each evidence's session ids (a WeakMap: it goes with them)",
   'sessions/list-sessions.ts listsBySession': 'a memo of each evidence, its lists by session (a WeakMap: it goes with it)',
   'sessions/live-lists.ts known': 'a memo of each session index (a WeakMap: it goes with the index)',
+  'cost/usage-scan.ts lastSubjects': "a memo of each transcript scan's state, its tasks' last names (a WeakMap: it goes with the state)",
   'progress/stalled-work.ts waitsByIndex': 'a memo of each session index (a WeakMap: it goes with the index)',
   'sessions/claude-processes.ts boots': "each /proc root's boot time: a fact of the machine",
   'sessions/live-sessions.ts ownDomain': "this machine's pid domain: a fact of the machine",

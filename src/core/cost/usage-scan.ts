@@ -270,7 +270,7 @@ function readCalls(state: UsageScanState, content: unknown[]): void {
   }
 }
 
-/** Task id -> the subject it was last given, by scan state (built from `subjects` on first use: a state restored from the cache has none). */
+/** A memo of each scan state: task id -> the subject it was last given (`subjects` looked up; made again for a state copied or loaded). */
 const lastSubjects = new WeakMap<UsageScanState, Map<string, string>>();
 
 /** A subject given a task, kept unless it is the one the task was last given. */
