@@ -42,6 +42,12 @@ export interface LiveOptions {
   overviewAtLeastMs: number;
   /** The Now view's payload, sent to each new stream after the overview. */
   now?: () => string;
+  /**
+   * Each list's first sightings of task files dated ahead of the clock, shared with the Now
+   * view (board-now.ts): a card counts such a task from when the board first saw it, not
+   * from when a page first asked for its list.
+   */
+  firstSeen: (listId: string) => Map<string, number>;
 }
 
 interface Client {
@@ -87,8 +93,6 @@ export class BoardLive {
   private trees: ChildrenWatch[] = [];
   private heartbeat: NodeJS.Timeout | undefined;
   private closed = false;
-  /** By list: when each task file dated ahead of the clock was first seen so (board-state.ts listPayload). */
-  private readonly aheadSeen = new Map<string, Map<string, number>>();
 
   constructor(private readonly o: LiveOptions) {}
 
@@ -179,19 +183,8 @@ export class BoardLive {
       (id) => this.byId.get(id)?.shortId ?? this.shortIdOf(id),
       teamForList(this.o.ctx.configDir, listId),
       known,
-      this.aheadSeenOf(listId),
+      this.o.firstSeen(listId),
     );
-  }
-
-  /** The list's first sightings of files dated ahead, kept only while it has some. */
-  private aheadSeenOf(listId: string): Map<string, number> {
-    for (const [id, seen] of this.aheadSeen) if (seen.size === 0 && id !== listId) this.aheadSeen.delete(id);
-    let seen = this.aheadSeen.get(listId);
-    if (seen === undefined) {
-      seen = new Map();
-      this.aheadSeen.set(listId, seen);
-    }
-    return seen;
   }
 
   /** A list the last overview did not have (made since): its short id among them and it. */

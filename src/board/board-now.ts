@@ -32,6 +32,8 @@ export interface NowOptions {
   warn: (message: string) => void;
   /** How often lists are looked at again without a change (stalls, sessions' ends). */
   tickMs: number;
+  /** Each list's first sightings of task files dated ahead of the clock, shared with the lists' pages (board-live.ts). */
+  firstSeen: (listId: string) => Map<string, number>;
 }
 
 interface ListNow {
@@ -156,6 +158,7 @@ export class BoardNow {
         clock: { now: this.o.now },
         stop: this.stopping.signal,
         tickMs: this.o.tickMs,
+        firstSeen: this.o.firstSeen,
       },
       report,
     ).then(

@@ -266,6 +266,16 @@ export function localBoard(o: LocalBoardOptions): BoardBackend {
     pricesFile: priceFilePath(o.env, o.home),
   };
   const sessions = new Sessions(o.newSessionIndex);
+  // When each task file dated ahead of the clock was first seen so, by list: one moment for its card and the Now view.
+  const aheadSeen = new Map<string, Map<string, number>>();
+  const firstSeen = (listId: string): Map<string, number> => {
+    let seen = aheadSeen.get(listId);
+    if (seen === undefined) {
+      seen = new Map();
+      aheadSeen.set(listId, seen);
+    }
+    return seen;
+  };
   // The live feed and the Now view send through each other (used only once both exist: now.start() below).
   const now: BoardNow = new BoardNow({
     configDir: o.configDir,
@@ -281,6 +291,7 @@ export function localBoard(o: LocalBoardOptions): BoardBackend {
     changed: (json) => live.broadcast('now', json),
     warn: o.warn,
     tickMs: NOW_TICK_MS,
+    firstSeen,
   });
   const live: BoardLive = new BoardLive({
     ctx,
@@ -292,6 +303,7 @@ export function localBoard(o: LocalBoardOptions): BoardBackend {
     overviewEveryMs: 5000,
     overviewAtLeastMs: 30_000,
     now: (): string => now.payload(),
+    firstSeen,
   });
   const api = localApi({
     ctx,

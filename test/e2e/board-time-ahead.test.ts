@@ -80,3 +80,27 @@ describe('the board and a task file dated ahead of its clock', () => {
     expect(two?.aheadMs).toBeUndefined();
   });
 });
+
+describe('the board and a task file dated ahead: one first sight', () => {
+  it('its card and the Now view count it from the same moment, however late the list is first opened', async () => {
+    const config = tempConfig();
+    const sprint = path.join(config, 'tasks', 'sprint');
+    task(sprint, '1', 'Write the changelog', 'in_progress');
+    const ahead = new Date(Date.now() + 3 * 3_600_000);
+    fs.utimesSync(path.join(sprint, '1.json'), ahead, ahead);
+    const b = await startBoard(config, [], { USER: 'carol' });
+    boards.push(b);
+    type Now = { ready: boolean; working: Array<{ list: string; tasks: Array<{ id: string; changedAt: number | null }> }> };
+    let now: Now;
+    for (;;) {
+      now = JSON.parse((await request(b.port, `/${b.token}/api/now`)).body) as Now;
+      if (now.ready && now.working.length > 0) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const seenByNow = now.working.find((w) => w.list === 'sprint')?.tasks[0]?.changedAt as number;
+    // The list opened a while after the board saw it.
+    await new Promise((r) => setTimeout(r, 3000));
+    const list = JSON.parse((await request(b.port, `/${b.token}/api/list?id=sprint`)).body) as { facts: Record<string, Facts> };
+    expect(Math.abs((list.facts['1']?.changedAt as number) - seenByNow)).toBeLessThan(1000);
+  });
+});

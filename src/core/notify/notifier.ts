@@ -66,6 +66,12 @@ export interface NotifyRequest {
   stop: AbortSignal;
   /** How often lists are looked at again without a change (stalls, sessions' ends, new lists). */
   tickMs?: number | undefined;
+  /**
+   * Where a list's first sightings of task files dated ahead of the clock are kept
+   * (stalled-work.ts timesAsSeen): a board shares them with its pages, so that a card and
+   * the Now view count such a task from one moment. Default: each list its own.
+   */
+  firstSeen?: ((listId: string) => Map<string, number>) | undefined;
 }
 
 /** One notification's fate at one target. */
@@ -322,7 +328,7 @@ export class Notifier {
         dir,
         goneWork: new GoneWork(),
         sendAgain: new SendAgain(req.retry.againMs),
-        aheadSeen: new Map(),
+        aheadSeen: req.firstSeen?.(id) ?? new Map(),
         watcher: undefined,
         update: undefined,
         active: new Set(),
