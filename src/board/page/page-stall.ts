@@ -15,8 +15,15 @@ import { h } from './page-dom.js';
  * the server does; a change to the task comes as a new read, and the mark goes with it.
  */
 
-/** A time of the list as the page's clock reads it: "14:05:10". */
-const clock = (list: ListPayload, at: number): string => new Date(onPageClock(at, list.id)).toLocaleTimeString();
+/**
+ * A time of the list as the page's clock reads it: "14:05:10" today, with its day on an
+ * earlier or later one ("12/4/2026, 14:05:10"), which a time of day alone would pass off as
+ * today's (a stall two days old, a file dated 1970).
+ */
+function clock(list: ListPayload, at: number): string {
+  const when = new Date(onPageClock(at, list.id));
+  return when.toDateString() === new Date().toDateString() ? when.toLocaleTimeString() : when.toLocaleString();
+}
 
 /** Since when a task in progress has gone unchanged (server ms), when the list says. */
 function unchangedSince(list: ListPayload, t: BoardTask): number | undefined {
