@@ -7,6 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { NowEventView, NowPayload } from '../../src/board/board-protocol.js';
+import { noteHostTime, noteServerTime } from '../../src/board/page/page-clock.js';
 import { notifyNew } from '../../src/board/page/page-notify.js';
 
 const END = 1_765_000_000_000;
@@ -80,5 +81,22 @@ describe('board notifications through an upgrade of tasks', () => {
     expect(shown).toEqual([`agent-died|L|worker-2|4|${END}`, `h1:agent-died|L|worker-1|3|${END}`]);
     notifyNew(payload([died(`agent-died|L|worker-2|4|${END}`), died(`h1:agent-died|L|worker-1|3|${END}`)]), () => undefined);
     expect(shown).toHaveLength(2);
+  });
+
+  it("counts on the clock of the machine the agent died on, not the browser's: a death a minute ago there is not shown again", () => {
+    // The browser's clock 5 min behind the board's, a host's 3 h ahead of both.
+    const board = Date.now() + 5 * 60_000;
+    const host = board + 3 * 3_600_000;
+    noteServerTime(board);
+    noteHostTime('h0', host);
+    try {
+      store.set('tasks-board-notified', JSON.stringify(['agent-died|L|worker-1|3', 'h0:agent-died|web|session abc|1,2']));
+      const here = { ...died(`agent-died|L|worker-1|3|${board - 60_000}`) };
+      const there = { ...died(`h0:agent-died|web|session abc|1,2|${host - 60_000}`), list: 'h0-web' };
+      notifyNew(payload([here, there]), () => undefined);
+      expect(shown).toEqual([]);
+    } finally {
+      noteServerTime(Date.now());
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { earlierClaim } from '../../core/notify/earlier-claim.js';
 import type { NowEventView, NowPayload } from '../board-protocol.js';
+import { serverNow } from './page-clock.js';
 
 /**
  * Browser notifications of the Now view's events (the events of `tasks notify`), opt-in:
@@ -62,11 +63,14 @@ function remember(keys: Set<string>): void {
 /**
  * Was `key` shown under the key an earlier version gave it? The keys kept were the events
  * current at the last payload, shown by then: claimed now, as notify's rule reads a claim.
- * A host's keys on a board of hosts (`h0:`) are matched among that host's.
+ * A host's keys on a board of hosts (`h0:`) are matched among that host's. "Now" is on the
+ * clock the event's times are (its list's: the board's, or its host's), not the browser's,
+ * which may be behind it: a death that ended a minute ago there would pass for a later one.
  */
-function shownBefore(key: string, shown: ReadonlySet<string>): boolean {
+function shownBefore(e: NowEventView, shown: ReadonlySet<string>): boolean {
+  const key = e.key;
   const prefix = /^h\d{1,3}:/.exec(key)?.[0] ?? '';
-  const now = Date.now();
+  const now = serverNow(e.list);
   const sent: Record<string, number> = {};
   for (const k of shown) if (k.startsWith(prefix) && (prefix !== '' || !/^h\d{1,3}:/.test(k))) sent[k.slice(prefix.length)] = now;
   return earlierClaim(key.slice(prefix.length), sent) !== undefined;
@@ -78,7 +82,7 @@ export function notifyNew(p: NowPayload, open: (list: string, task?: string) => 
   const shown = remembered();
   const active = eventsOf(p);
   for (const e of active) {
-    if (shown.has(e.key) || shownBefore(e.key, shown)) continue;
+    if (shown.has(e.key) || shownBefore(e, shown)) continue;
     const n = new Notification(e.title, { body: `${e.text}\n${e.action}`, tag: e.key });
     n.onclick = () => {
       window.focus();
