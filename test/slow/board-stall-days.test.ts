@@ -24,11 +24,13 @@ describe.skipIf(!browserAvailable)(`a stall of an earlier day on the board${SKIP
     const page = await b.page(`${board.url}#list=sprint`);
     const mark = (id: string) => page.locator(`.card[data-task="${id}"] .mark.stalled`);
     await mark('1').waitFor();
-    const day = (ms: number) => new Date(ms + 30 * 60_000).toLocaleDateString('en-US');
-    expect(await mark('1').getAttribute('title')).toContain(`stalled since ${day(old.getTime())}, `);
-    expect(await mark('2').getAttribute('title')).toContain(`unchanged since ${new Date(0).toLocaleDateString('en-US')}, `);
+    // The day as the page's browser writes it (its locale, its time zone).
+    const day = (ms: number) => page.evaluate((at) => new Date(at).toLocaleDateString(), ms);
+    const stalledOn = await day(old.getTime() + 30 * 60_000);
+    expect(await mark('1').getAttribute('title')).toContain(`stalled since ${stalledOn}, `);
+    expect(await mark('2').getAttribute('title')).toContain(`unchanged since ${await day(0)}, `);
     await page.locator('.card[data-task="1"]').click();
     await page.locator('#detail dd.stalled').waitFor();
-    expect(await page.locator('#detail dd.stalled').textContent()).toContain(`stalled since ${day(old.getTime())}, `);
+    expect(await page.locator('#detail dd.stalled').textContent()).toContain(`stalled since ${stalledOn}, `);
   });
 });
