@@ -45,9 +45,11 @@ describe('the hosts a command line names', () => {
     expect(hostArgv(argv('update', '1', '--subject', 'Fix', '-Hbox'), {})?.hosts).toEqual(['box']);
     expect(hostArgv(argv('list', '--stalled', '-Hbox'), {})?.hosts).toEqual(['box']);
     expect(hostArgv(argv('update', '1', '--subject', '-l', '-Hx'), {})).toBeUndefined();
-    // A help word as a value is no request for help: the change goes to $TASKS_HOST. The version is the program's, read first.
+    // A help or version word as a value is no request for help or the version: the change goes to $TASKS_HOST.
     expect(hostArgv(argv('-l', 'x', 'update', '1', '--subject', '--help'), { TASKS_HOST: 'box' })?.hosts).toEqual(['box']);
-    expect(hostArgv(argv('update', '1', '--subject', '--version'), { TASKS_HOST: 'box' })).toBeUndefined();
+    expect(hostArgv(argv('update', '1', '--subject', '--version'), { TASKS_HOST: 'box' })?.hosts).toEqual(['box']);
+    expect(hostArgv(argv('update', '1', '-d', '-Vx'), { TASKS_HOST: 'box' })?.hosts).toEqual(['box']);
+    expect(hostArgv(argv('update', '1', '--subject', 'x', '--version'), { TASKS_HOST: 'box' })).toBeUndefined();
   });
   it('knows every command option that takes a value, as the program defines it', async () => {
     const { buildProgram } = await import('../../src/cli/commands/program.js');
@@ -89,7 +91,7 @@ describe('the hosts a command line names', () => {
         const found = hostArgv(a, env);
         const sent = bin.namesHost(a, env) === true && bin.commandName(a) !== 'board' && bin.answeredHere(a) !== true;
         // A help word as a command option's value (--subject --help), which bin cannot know: the whole CLI finds the host.
-        const helpAsValue = line.some((w, i) => w === '--subject' && ['--help', '-V'].includes(line[i + 1] as string));
+        const helpAsValue = line.some((w, i) => w === '--subject' && ['--help', '-V', '--version'].includes(line[i + 1] as string));
         if (found !== undefined && found.command !== 'board' && !sent && !helpAsValue) missed.push(line);
       }
     };

@@ -33,8 +33,9 @@ const WITH_VALUE = new Set(['-l', '--list', '--session', '--config-dir', '-H', '
  * remote-host.test.ts holds this to the program). Commander gives such an option the word
  * after it, whatever it looks like (`update 4 --subject -x`, `--subject --help`), but for
  * a word it reads as one of the program's options first (`--json`, `-l`, `--version`).
- * A host word is the option's value too: `update 4 --subject -Hotfix` names no host, and
- * the run here joins the two words for commander (withValuesJoined, command-values.ts).
+ * A host word or a version word is the option's value too: `update 4 --subject -Hotfix`
+ * names no host, `--subject -V` asks for no version, and the run here joins the two words
+ * for commander (withValuesJoined, command-values.ts).
  */
 const COMMAND_WITH_VALUE = new Set([
   ...['--active-form', '--add-blocked-by', '--add-blocks', '--as', '--blocked-by', '--blocks', '--by', '--click', '--description'],
@@ -52,11 +53,20 @@ export function commandTakesValue(command: string, word: string): boolean {
 /** `-H box`, `-Hbox`, `--host box`, `--host=box`: a word that names a host, by itself or with the next. */
 export const isHostWord = (word: string): boolean => hostValue(word, undefined) !== undefined;
 
-/** The program's options, read by commander before a command's own, wherever they are (but for a host word after a command's option: see COMMAND_WITH_VALUE). */
+/**
+ * `--version`, `-V`, `-Vx` (`-V -x` to commander): the program's version, which commander
+ * reads before a command's options wherever it is, even as the value of one of them
+ * (`update 4 --subject -V` printed the version and changed nothing). Such a word after a
+ * command's option that takes a value is that value here, as `-h` and `--help` are to
+ * commander itself: it is not one of the words programTakes.
+ */
+export const isVersionWord = (word: string): boolean => word === '--version' || /^-V/.test(word);
+
+/** The program's options, read by commander before a command's own, wherever they are (but for a host or version word after a command's option: see COMMAND_WITH_VALUE). */
 export function programTakes(word: string): boolean {
-  return PROGRAM_WORDS.has(word) || /^-[lHV]./.test(word) || /^--(list|session|config-dir|host|hosts)=/.test(word);
+  return PROGRAM_WORDS.has(word) || /^-[lH]./.test(word) || /^--(list|session|config-dir|host|hosts)=/.test(word);
 }
-const PROGRAM_WORDS = new Set([...WITH_VALUE, '--hosts', '--json', '--no-color', '--version']);
+const PROGRAM_WORDS = new Set([...WITH_VALUE, '--hosts', '--json', '--no-color']);
 
 /** How many words after `argv[i]` are its value: 1 for an option that takes the next word, else 0. */
 function valueWords(argv: readonly string[], i: number, command: string | undefined): number {
