@@ -48,3 +48,19 @@ describe("a board of hosts: each host's times on its own clock", () => {
     expect(other.el.textContent).toBe('2 min ago');
   });
 });
+
+describe("the board page's stalls by time, for a task file dated 1970 (its time not kept)", () => {
+  it('does not mark it stalled since 1970: when it last changed is not known', async () => {
+    const { stallsByTime } = await import('../../src/board/page/page-stall.js');
+    const now = Date.now();
+    const list = {
+      at: now,
+      atWork: false,
+      stalledAfterMs: 30 * 60_000,
+      tasks: [{ id: '1', status: 'in_progress' }],
+      facts: { '1': { changedAt: 0 } },
+    } as unknown as Parameters<typeof stallsByTime>[0];
+    expect(stallsByTime(list, now)).toBe(false);
+    expect(list.facts['1']?.stalledMs).toBeUndefined();
+  });
+});

@@ -25,11 +25,15 @@ function clock(list: ListPayload, at: number): string {
   return when.toDateString() === new Date().toDateString() ? when.toLocaleTimeString() : when.toLocaleString();
 }
 
-/** Since when a task in progress has gone unchanged (server ms), when the list says. */
+/**
+ * Since when a task in progress has gone unchanged (server ms), when the list says. A file
+ * dated 1970 or before had its time not kept (a tar or zip made without times): since when
+ * is not known, and the server never calls it stalled (core/progress/stalled-work.ts).
+ */
 function unchangedSince(list: ListPayload, t: BoardTask): number | undefined {
   if (t.status !== 'in_progress') return undefined;
   const facts = list.facts[t.id];
-  if (facts?.changedAt !== undefined) return facts.changedAt;
+  if (facts?.changedAt !== undefined) return facts.changedAt <= 0 ? undefined : facts.changedAt;
   return facts?.stalledMs === undefined ? undefined : list.at - facts.stalledMs;
 }
 

@@ -72,27 +72,36 @@ export interface RestingWork {
 }
 
 /**
+ * A file time that says nothing: the epoch or before, a file whose time was not kept (a
+ * tar or zip made without times). When its task last changed is unknown, and an age
+ * counted from it would be the clock's (a stall of 56 years).
+ */
+export const timeNotKept = (fileTime: number): boolean => fileTime <= 0;
+
+/**
  * When a task last changed, for a stall clock that runs on (watch, notify): its file's
  * time, but never later than when it was first seen with that time. A file dated ahead of
  * this machine's clock (clock skew, a file copied from another machine, a VM resumed)
  * would otherwise not stall until the clock passed that time, hours on; counted from when
- * it was first seen, it stalls after the stall time of being seen unchanged.
+ * it was first seen, it stalls after the stall time of being seen unchanged. So does a
+ * file whose time was not kept (timeNotKept), which would otherwise be stalled since 1970.
  */
 export function seenSince(fileTime: number | undefined, seenAt: number): number {
-  return fileTime === undefined || fileTime > seenAt ? seenAt : fileTime;
+  return fileTime === undefined || fileTime > seenAt || timeNotKept(fileTime) ? seenAt : fileTime;
 }
 
 /**
- * `times` with each time ahead of `now` replaced by when it was first seen so
- * (seenSince), as `firstSeen` (task id and file time -> when) remembers across looks; a
- * time seen no more is forgotten.
+ * `times` with each time ahead of `now`, or not kept (timeNotKept), replaced by when it
+ * was first seen so (seenSince), as `firstSeen` (task id and file time -> when) remembers
+ * across looks; a time seen no more is forgotten.
  */
 export function timesAsSeen(times: ReadonlyMap<string, number>, firstSeen: Map<string, number>, now: number): ReadonlyMap<string, number> {
-  if (![...times.values()].some((at) => at > now) && firstSeen.size === 0) return times;
+  const asSeen = (at: number) => at > now || timeNotKept(at);
+  if (![...times.values()].some(asSeen) && firstSeen.size === 0) return times;
   const out = new Map(times);
   const seen = new Set<string>();
   for (const [id, at] of times) {
-    if (at <= now) continue;
+    if (!asSeen(at)) continue;
     const key = `${id}|${at}`;
     seen.add(key);
     const first = firstSeen.get(key) ?? now;
@@ -206,7 +215,8 @@ export interface StalledTask {
 
 /**
  * Pure. `changedAt(id)`: when the task last changed (its file's mtime, or when a watch
- * saw it change); unknown times never count as stalled. `sessionBusy`: true when a
+ * saw it change); unknown times never count as stalled, nor do times not kept (a file
+ * dated 1970: timeNotKept). `sessionBusy`: true when a
  * session of the list is busy (then nothing is stalled), false or undefined otherwise.
  */
 export function stalledTasks(
@@ -221,7 +231,7 @@ export function stalledTasks(
   for (const task of tasks) {
     if (task.status !== 'in_progress') continue;
     const at = changedAt(task.id);
-    if (at === undefined) continue;
+    if (at === undefined || timeNotKept(at)) continue;
     const idleMs = now - at;
     if (idleMs >= afterMs) out.push({ id: task.id, task, idleMs });
   }
@@ -234,7 +244,7 @@ export function stalledTasks(
  * above), and every task in progress whose agent is known gone (`gone`: its session ended
  * or crashed holding it, history/list-owners.ts), whatever the list's other sessions do and
  * however lately it changed: a dead agent's task waits on nobody, and no busy session is at
- * work on it. id -> how long unchanged (ms; 0 where its time is unknown), in `working`'s order.
+ * work on it. id -> how long unchanged (ms; 0 where its time is unknown or not kept), in `working`'s order.
  */
 export function stalledOrGone(
   working: readonly Task[],
@@ -250,7 +260,7 @@ export function stalledOrGone(
     if (idleMs !== undefined) shown.set(t.id, idleMs);
     else if (gone(t.id)) {
       const at = changedAt(t.id);
-      shown.set(t.id, at === undefined ? 0 : Math.max(0, now - at));
+      shown.set(t.id, at === undefined || timeNotKept(at) ? 0 : Math.max(0, now - at));
     }
   }
   return shown;
