@@ -23,6 +23,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 // Written by build-completion.mjs, which runs first.
 const spec = JSON.parse(fs.readFileSync(specFile(), 'utf8'));
+// What a command line sent to a host is checked against before ssh starts (src/cli/remote/usage-check.ts).
+const usage = await (await import('../dist/cli/remote/usage-spec.js')).currentUsageSpec();
 const standIn = (name) => path.join(root, 'scripts', 'stand-ins', name);
 const ourCode = path.join(root, 'dist') + path.sep;
 const inPackage = (name, importer) => importer.includes(`${path.sep}node_modules${path.sep}${name}${path.sep}`);
@@ -55,8 +57,11 @@ const bundle = (outfile, readOnly, remoteOnly = false, plainOnly = false) =>
       TASKS_READ_COMMANDS: JSON.stringify(readOnly),
       TASKS_REMOTE_ONLY: JSON.stringify(remoteOnly),
       TASKS_PLAIN_ONLY: JSON.stringify(plainOnly),
+      TASKS_USAGE_SPEC: JSON.stringify(usage),
     },
     logOverride: { 'empty-import-meta': 'silent' },
+    // The usage spec is in the bundle (TASKS_USAGE_SPEC): its maker, which loads the whole program, is for plain tsc builds.
+    external: ['./usage-spec.js'],
     plugins: [
       {
         name: 'start-up-stand-ins',

@@ -26,7 +26,7 @@ export interface HostArgv {
 }
 
 /** Global options that take a value (as commandNameIn in commands/index.ts knows them). */
-const WITH_VALUE = new Set(['-l', '--list', '--session', '--config-dir', '-H', '--host']);
+export const WITH_VALUE = new Set(['-l', '--list', '--session', '--config-dir', '-H', '--host']);
 
 /**
  * The commands' own options that take a value, in every command that has them (test/unit/
