@@ -45,7 +45,16 @@ interface UsageCommand {
   open: boolean;
 }
 
+/** Each option read once a run (the command line is read twice: joined, then checked). */
+const read = new Map<string, UsageOption>();
+
 function optionOf(words: string): UsageOption {
+  let option = read.get(words);
+  if (option === undefined) read.set(words, (option = readOption(words)));
+  return option;
+}
+
+function readOption(words: string): UsageOption {
   const [flags = '', marks = '', choices] = words.split('\t');
   const parts = flags.split(/[ |,]+/);
   const short = parts.find((w) => /^-[^-]$/.test(w));
