@@ -7,7 +7,8 @@ import { run, tempConfig } from '../helpers/cli.js';
 /**
  * A command line with a host (`-H box`) whose usage is wrong in a way this machine can
  * tell (a missing id, an unknown option or command, an option without its value, a value
- * outside an option's choices, a required option left out): refused here, before ssh is
+ * outside an option's choices, a required option left out, update's id or status word):
+ * refused here, before ssh is
  * started (it is slow, and needs the host up), with exit 2 and the very line a run here
  * gives. The built binary is run: bin/tasks.js sends it to the remote bundle. The fake ssh
  * leaves a mark when it is started, and fails as an unreachable host does.
@@ -37,6 +38,9 @@ describe('usage errors of a command sent to a host', () => {
     [['--json', 'update', '1', '--bogus']],
     [['list', '--sort', 'size']],
     [['-l']],
+    [['update', 'abc']],
+    [['update', '1', '--status', 'bogus']],
+    [['-l', 'x', 'update', '1', '--owner', 'a', '--status', 'finished', '--json']],
   ])('tasks -H box %j: exit 2 here, the line a run here gives, no ssh', (args) => {
     const config = tempConfig();
     fs.rmSync(mark, { force: true });
@@ -61,8 +65,8 @@ describe('usage errors of a command sent to a host', () => {
     [['list', '--sort', 'status', '--json']],
     [['lists', '--format', 'markdown', '--stalled']],
     [['block', '1', '--by', '2', '--by', '3']],
-    [['update', 'abc']],
     [['update', '1', '2']],
+    [['update', '1', '--status', 'bogus', '--if-status', 'nope']],
     [['update', '1', '--owner', 'a', '--owner', 'b']],
     [['list', '--limit', 'x']],
     [['run', '--whatever']],

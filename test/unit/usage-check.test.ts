@@ -69,7 +69,7 @@ describe("a host's command line checked here", () => {
       lines.push(line);
     }
     for (const line of lines) {
-      const said = usageErrorOf(line, spec);
+      const said = usageErrorOf(line, spec)?.message;
       if (said === undefined) continue;
       refused++;
       const here = await runInProcess(config, line, { env: { TASKS_SSH_COMMAND: 'false' }, cwd: os.tmpdir() });

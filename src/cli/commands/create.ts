@@ -1,10 +1,11 @@
 import { type Command, Option } from 'commander';
 import { createTaskWithLifecycle } from '../../core/lifecycle/task-lifecycle.js';
+import { parseStatus } from '../../core/store/status-words.js';
 import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
 import { AS_HELP } from '../flags/actor-flags.js';
 import { addLifecycleOptions, type LifecycleFlags } from '../flags/lifecycle-flags.js';
-import { collect, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../flags/parse.js';
+import { collect, parseIds, parseMeta, requireOwner, requireText } from '../flags/parse.js';
 import { runLifecycle } from '../lifecycle/run-lifecycle.js';
 import type { Context } from '../runtime/context.js';
 import { taskDocument } from '../runtime/task-document.js';

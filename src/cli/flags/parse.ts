@@ -4,15 +4,7 @@ import { TasksError } from '../../core/base/errors.js';
 import { setOwn } from '../../core/base/own-key.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { STATUSES, type Status } from '../../core/store/schema.js';
-import { statusFromWord } from '../../core/store/status-words.js';
-
-export function parseStatus(raw: string): Status {
-  const status = statusFromWord(raw);
-  if (!status) {
-    throw new TasksError('usage', `invalid status "${raw}": expected one of ${STATUSES.join(', ')} (or todo, active, done)`);
-  }
-  return status;
-}
+import { parseStatus } from '../../core/store/status-words.js';
 
 /** `--status pending,in_progress` or repeated flags. */
 export function parseStatusList(raw: readonly string[] | undefined): Status[] | undefined {

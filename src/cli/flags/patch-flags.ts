@@ -1,7 +1,8 @@
 import { TasksError } from '../../core/base/errors.js';
 import { setOwn } from '../../core/base/own-key.js';
 import type { TaskPatch } from '../../core/store/patch.js';
-import { type Me, parseIds, parseMeta, parseStatus, requireOwner, requireText } from './parse.js';
+import { parseStatus } from '../../core/store/status-words.js';
+import { type Me, parseIds, parseMeta, requireOwner, requireText } from './parse.js';
 
 /** The flags that change a task's fields (`tasks update`). */
 export interface PatchFlags {

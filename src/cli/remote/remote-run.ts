@@ -66,7 +66,7 @@ async function runOnHosts(h: HostArgv, io: IO, env: NodeJS.ProcessEnv, colour: P
   // A usage error known here is said here, as a run here says it, before ssh is started.
   const { usageErrorOf, usageSpec } = await import('./usage-check.js');
   const refused = usageErrorOf(h.args, await usageSpec());
-  if (refused !== undefined) throw new TasksError('usage', refused, { hint: 'add --help for usage' });
+  if (refused !== undefined) throw refused;
   const targets = uniqueHosts([
     ...h.hosts.map((host) => parseHost(host, h.from)),
     ...(h.hostsFile === undefined ? [] : hostsOfFile(h.hostsFile, env)),

@@ -10,6 +10,9 @@
  * check stops and the host says. Kept free of commander and of the commands: the remote
  * bundle stays small.
  */
+import { TasksError } from '../../core/base/errors.js';
+import { parseTaskId } from '../../core/store/ids.js';
+import { parseStatus } from '../../core/store/status-words.js';
 import { isHostWord, isVersionWord, programTakes, WITH_VALUE } from './host-argv.js';
 import type { UsageSpec } from './usage-spec.js';
 
@@ -100,15 +103,16 @@ class Refused {
 
 /**
  * The usage error the host's run would give first for `args` (the command line after
- * `tasks`, without its hosts), in commander's words; undefined when there is none, or
- * when it cannot be known here.
+ * `tasks`, without its hosts), as that run gives it (commander's words, with run.ts's
+ * hint); undefined when there is none, or when it cannot be known here.
  */
-export function usageErrorOf(args: readonly string[], spec: UsageSpec): string | undefined {
+export function usageErrorOf(args: readonly string[], spec: UsageSpec): TasksError | undefined {
   try {
     check(joined(args, spec), spec);
     return undefined;
   } catch (err) {
-    if (err instanceof Refused) return err.message;
+    if (err instanceof Refused) return new TasksError('usage', err.message, { hint: 'add --help for usage' });
+    if (err instanceof TasksError && err.code === 'usage') return err;
     if (err instanceof Unsure) return undefined;
     throw err;
   }
@@ -142,12 +146,27 @@ function check(args: readonly string[], spec: UsageSpec): void {
   });
   // Too many: run.ts may say why in its own words (flags/id-option-mistake.ts); the host says.
   if (command.arguments.at(-1)?.variadic !== true && operands.length > command.arguments.length) throw new Unsure();
+  if (command.names[0] === 'update') updateFirstSteps(operands[0] as string, leaf);
+}
+
+/**
+ * What update's action checks first, before it reads anything (commands/update.ts): its
+ * id, its preconditions (--if-*), `--status deleted`, then its changes, the subject before
+ * the status. A step's error is said here only where every step before it is known to pass.
+ */
+function updateFirstSteps(id: string, leaf: Parsed): void {
+  parseTaskId(id);
+  const status = leaf.values.get('status');
+  if (['if-status', 'if-owner', 'if-unowned', 'subject'].some((name) => leaf.given.has(name)) || typeof status !== 'string') return;
+  if (status.trim().toLowerCase() !== 'deleted') parseStatus(status);
 }
 
 interface Parsed {
   operands: string[];
   unknown: string[];
   given: Set<string>;
+  /** Each option's value (null: an optional value left out; undefined: a switch). */
+  values: Map<string, string | null | undefined>;
 }
 
 const maybeOption = (arg: string): boolean => arg.length > 1 && arg[0] === '-';
@@ -160,6 +179,7 @@ function parseOptions(args: readonly string[], options: readonly UsageOption[], 
   const operands: string[] = [];
   const unknown: string[] = [];
   const given = new Set<string>();
+  const values = new Map<string, string | null | undefined>();
   let dest = operands;
   const emit = (option: UsageOption, value: string | null | undefined) => {
     // The version (the program's -V): shown, and nothing checked.
@@ -167,6 +187,7 @@ function parseOptions(args: readonly string[], options: readonly UsageOption[], 
     // Given again: refused or not as program.ts's guards judge it (the same value twice is once).
     if (!option.collects && given.has(option.name)) throw new Unsure();
     given.add(option.name);
+    values.set(option.name, value);
     if (typeof value !== 'string') return;
     if (option.choices !== undefined && !option.choices.includes(value))
       throw new Refused(`option '${option.flags}' argument '${value}' is invalid. Allowed choices are ${option.choices.join(', ')}.`);
@@ -221,7 +242,7 @@ function parseOptions(args: readonly string[], options: readonly UsageOption[], 
     if (dest === operands && maybeOption(arg) && !(!hasCommands && negativeNumber(arg))) dest = unknown;
     dest.push(arg);
   }
-  return { operands, unknown, given };
+  return { operands, unknown, given, values };
 }
 
 /**

@@ -1,4 +1,6 @@
+import { TasksError } from '../base/errors.js';
 import type { Status } from './schema.js';
+import { STATUSES } from './task-guard.js';
 
 /**
  * The words accepted for a status wherever one is typed or imported: the three stored
@@ -25,4 +27,13 @@ export const SHORT_STATUS_WORDS: ReadonlyArray<readonly [string, Status]> = [
 
 export function statusFromWord(word: string): Status | undefined {
   return STATUS_ALIASES[word.trim().toLowerCase()];
+}
+
+/** A status as typed (`--status done`): its stored value, or a usage error naming the words taken. */
+export function parseStatus(raw: string): Status {
+  const status = statusFromWord(raw);
+  if (!status) {
+    throw new TasksError('usage', `invalid status "${raw}": expected one of ${STATUSES.join(', ')} (or todo, active, done)`);
+  }
+  return status;
 }
