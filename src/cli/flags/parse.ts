@@ -3,7 +3,7 @@
 import { TasksError } from '../../core/base/errors.js';
 import { setOwn } from '../../core/base/own-key.js';
 import { parseTaskId } from '../../core/store/ids.js';
-import { STATUSES, type Status } from '../../core/store/schema.js';
+import type { Status } from '../../core/store/schema.js';
 import { parseStatus } from '../../core/store/status-words.js';
 
 /** `--status pending,in_progress` or repeated flags. */
