@@ -39,17 +39,21 @@ describe('verificationNudge', () => {
 
 describe('stalledTasks', () => {
   const tasks = [t('1', 'A', 'in_progress'), t('2', 'B', 'in_progress'), t('3', 'C', 'pending'), t('4', 'D', 'in_progress')];
+  // A time of 0 would be the epoch, a file whose time was not kept: times here start at 1000.
   const times = new Map([
-    ['1', 0],
-    ['2', 50],
-    ['3', 0],
+    ['1', 1000],
+    ['2', 1050],
+    ['3', 1000],
   ]);
   it('in progress, unchanged for at least the threshold, unknown times never', () => {
-    expect(stalledTasks(tasks, (id) => times.get(id), 100, 60, undefined).map((s) => [s.id, s.idleMs])).toEqual([['1', 100]]);
-    expect(stalledTasks(tasks, (id) => times.get(id), 100, 50, false).map((s) => s.id)).toEqual(['1', '2']);
+    expect(stalledTasks(tasks, (id) => times.get(id), 1100, 60, undefined).map((s) => [s.id, s.idleMs])).toEqual([['1', 100]]);
+    expect(stalledTasks(tasks, (id) => times.get(id), 1100, 50, false).map((s) => s.id)).toEqual(['1', '2']);
+  });
+  it('a time not kept (the epoch: a file unpacked from a tar without times) never', () => {
+    expect(stalledTasks(tasks, (id) => (id === '1' ? 0 : times.get(id)), 1100, 50, false).map((s) => s.id)).toEqual(['2']);
   });
   it('nothing while a session of the list is busy', () => {
-    expect(stalledTasks(tasks, (id) => times.get(id), 100, 10, true)).toEqual([]);
+    expect(stalledTasks(tasks, (id) => times.get(id), 1100, 10, true)).toEqual([]);
   });
 });
 
