@@ -57,11 +57,9 @@ const bundle = (outfile, readOnly, remoteOnly = false, plainOnly = false) =>
       TASKS_READ_COMMANDS: JSON.stringify(readOnly),
       TASKS_REMOTE_ONLY: JSON.stringify(remoteOnly),
       TASKS_PLAIN_ONLY: JSON.stringify(plainOnly),
-      TASKS_USAGE_SPEC: JSON.stringify(usage),
+      TASKS_USAGE_SPEC: JSON.stringify(JSON.stringify(usage)),
     },
     logOverride: { 'empty-import-meta': 'silent' },
-    // The usage spec is in the bundle (TASKS_USAGE_SPEC): its maker, which loads the whole program, is for plain tsc builds.
-    external: ['./usage-spec.js'],
     plugins: [
       {
         name: 'start-up-stand-ins',
