@@ -40,6 +40,8 @@ export function registerDelete(program: Command, ctx: Context): void {
     )
     .action(async (rawIds: string[], opts: DeleteOptions) => {
       const ids = parseIds(rawIds);
+      // `delete ""` (an empty variable in a script): nothing was named, which is no success.
+      if (ids.length === 0) throw new TasksError('usage', 'delete needs at least one task id');
       const preconditions = preconditionsFrom(opts, ctx);
       const { id: listId, dir } = ctx.list(true, { dryRun: opts.dryRun });
       if (!opts.dryRun && !opts.yes && !ctx.io.json && ctx.io.canAsk) {

@@ -29,6 +29,8 @@ export function patchFrom(opts: PatchFlags, me: Me): TaskPatch {
   else if (typeof opts.owner === 'string') patch.owner = requireOwner('--owner', opts.owner, me) as string;
   const meta = parseMeta(opts.meta) ?? {};
   for (const key of opts.unsetMeta ?? []) {
+    // No key can be set blank (`--meta =v` is refused): none is removed so either.
+    if (key.trim() === '') throw new TasksError('usage', `invalid --unset-meta "${key}": expected a metadata key`);
     // `--meta k=v --unset-meta k`: the same key set and removed; the removal won without a word.
     if (Object.hasOwn(meta, key) && meta[key] !== null)
       throw new TasksError('usage', `--meta ${key} and --unset-meta ${key} given together: give one`);
