@@ -8,7 +8,7 @@ import { run, tempConfig } from '../helpers/cli.js';
  * Empty values where a command needs something: a clear one-line usage error (exit 2),
  * nothing written, never a silent success that did nothing. The built binary is run.
  */
-describe('empty ids and keys', () => {
+describe('empty ids and keys, numbers JSON cannot hold', () => {
   const files = (config: string) => {
     const dir = path.join(config, 'tasks', 'x');
     return Object.fromEntries(fs.readdirSync(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
@@ -26,6 +26,13 @@ describe('empty ids and keys', () => {
     [['delete', '--yes', ' '], /^error: delete needs at least one task id$/],
     [['update', '1', '--unset-meta', ''], /^error: invalid --unset-meta "": expected a metadata key$/],
     [['update', '1', '--unset-meta', 'k', '--unset-meta', ' '], /^error: invalid --unset-meta " ": expected a metadata key$/],
+    [
+      ['update', '1', '--meta', 'n:=1e999'],
+      /^error: invalid --meta "n:=1e999": a number too large for JSON \(it would be written as null\)$/,
+    ],
+    [['update', '1', '--meta', 'n:=[1,{"a":-1e400}]'], /^error: invalid --meta "n:=\[1,\{"a":-1e400\}\]": a number too large for JSON/],
+    [['create', 'Other', '--meta', 'n:=1e999'], /^error: invalid --meta "n:=1e999": a number too large for JSON/],
+    [['update', '1', '--meta', ' :=1'], /^error: invalid --meta " :=1": expected key=value or key:=<json>$/],
   ])('tasks %j: exit 2, one line, nothing written', (args, message) => {
     const config = list();
     const before = files(config);

@@ -43,6 +43,8 @@ export function parseMeta(raw: readonly string[] | undefined): Record<string, un
   for (const item of raw) {
     const json = /^([^=:]+):=(.*)$/s.exec(item);
     const plain = /^([^=]+)=(.*)$/s.exec(item);
+    // A blank key (`--meta " :=1"`): none is set, in either form.
+    if (json?.[1]!.trim() === '') throw new TasksError('usage', `invalid --meta "${item}": expected key=value or key:=<json>`);
     if (json) {
       const key = json[1]!.trim();
       let value: unknown;
@@ -51,6 +53,9 @@ export function parseMeta(raw: readonly string[] | undefined): Record<string, un
       } catch {
         throw new TasksError('usage', `invalid --meta "${item}": the value after ":=" must be JSON`);
       }
+      // `n:=1e999` parses as Infinity, which a file holds as null: a key removed, not the number asked for.
+      if (!finite(value))
+        throw new TasksError('usage', `invalid --meta "${item}": a number too large for JSON (it would be written as null)`);
       set(key, value);
     } else if (plain && plain[1]!.trim() !== '') {
       set(plain[1]!.trim(), plain[2]!);
@@ -59,6 +64,13 @@ export function parseMeta(raw: readonly string[] | undefined): Record<string, un
     }
   }
   return out;
+}
+
+/** Does a parsed JSON value hold only numbers JSON can write (no Infinity)? */
+function finite(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (value === null || typeof value !== 'object') return true;
+  return Object.values(value).every(finite);
 }
 
 /** `--meta key=value` as a filter: the value as text; `key:=<json>` compares JSON texts. */
