@@ -44,7 +44,7 @@ export function parseMeta(raw: readonly string[] | undefined): Record<string, un
     const json = /^([^=:]+):=(.*)$/s.exec(item);
     const plain = /^([^=]+)=(.*)$/s.exec(item);
     // A blank key (`--meta " :=1"`): none is set, in either form.
-    if (json?.[1]!.trim() === '') throw new TasksError('usage', `invalid --meta "${item}": expected key=value or key:=<json>`);
+    if (json && json[1]!.trim() === '') throw new TasksError('usage', `invalid --meta "${item}": expected key=value or key:=<json>`);
     if (json) {
       const key = json[1]!.trim();
       let value: unknown;
