@@ -218,3 +218,74 @@ describe('a moved session resumed on its own list once the binding is cleared', 
     expect(old.total.messages + sprint.total.messages).toBe(all.total.messages);
   });
 });
+
+describe('a session moved to a list that has no folder yet', () => {
+  /**
+   * A session on its own list makes #1 "Old A"; `tasks use shared-x` moves it to a list
+   * no task was made in yet, where it thinks and talks but makes no task call: shared-x's
+   * unattributed work, though its folder does not exist.
+   */
+  function movedToNothing() {
+    const config = tempConfig();
+    const home = path.join(config, 'home');
+    const proj = path.join(home, 'work', 'web');
+    fs.mkdirSync(proj, { recursive: true });
+    const start = Date.now() - 120_000;
+    const child = spawn('sleep', ['600'], { stdio: 'ignore' });
+    children.push(child);
+    writeLiveSession(config, { pid: child.pid as number, sessionId: S, cwd: proj, status: 'idle', start });
+    const before = new CostTranscript(S, proj).prompt(start, 'follow the plan');
+    before.create(start + 1_000, { id: '1', subject: 'Old A' }, start + 1_100, { input: 1 });
+    before.write(config);
+    writeTaskFile(config, S, { id: '1', subject: 'Old A' });
+    const env = { HOME: home };
+    const used = run(config, ['use', 'shared-x'], { cwd: proj, env });
+    expect(used.code, used.stderr).toBe(0);
+    const movesFile = path.join(config, 'tasks', '.tasks-session-moves.jsonl');
+    const move = Date.parse((JSON.parse(fs.readFileSync(movesFile, 'utf8').trim()) as { at: string }).at);
+    const t = new CostTranscript(S, proj).prompt(start, 'follow the plan');
+    t.create(move - 4_000, { id: '1', subject: 'Old A' }, move - 3_900, { input: 1 });
+    t.update(move - 3_000, { taskId: '1', status: 'in_progress' }, move - 2_900, { input: 10 });
+    t.message(move - 2_000, { input: 100, output: 30 });
+    t.prompt(move + 50, 'now the shared work');
+    t.message(move + 100, { input: 20, output: 10 });
+    t.message(move + 200, { output: 1_000 });
+    const file = t.write(config);
+    stamp(path.join(config, 'tasks', S, '1.json'), move - 2_900);
+    while (Date.now() < move + 1_000) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    stamp(file, move + 300);
+    return { config, proj, env };
+  }
+
+  it("counts its work there in cost --all and in the list's own cost (0 tasks, all unattributed), each message once", () => {
+    const { config, proj, env } = movedToNothing();
+    const cost = (args: string[], cwd = proj) => {
+      const r = run(config, ['cost', '--json', ...args], { cwd, env });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as Report;
+    };
+    const tok = (u: { tokens: { input: number; output: number } } | undefined) =>
+      u === undefined ? undefined : { input: u.tokens.input, output: u.tokens.output };
+    const all = cost(['--all']);
+    expect(tok(all.total)).toEqual({ input: 131, output: 1_040 });
+    expect(all.total.messages).toBe(5);
+    expect(tok(all.lists.find((l) => l.list === 'shared-x'))).toEqual({ input: 20, output: 1_010 });
+    expect(tok(all.lists.find((l) => l.list === S))).toEqual({ input: 111, output: 30 });
+    // Named from anywhere, the list the project is bound to: no tasks, its work unattributed.
+    const shared = cost(['-l', 'shared-x'], config);
+    expect(shared.tasks).toEqual([]);
+    expect(tok(shared.unattributed)).toEqual({ input: 20, output: 1_010 });
+    expect(shared.total.messages).toBe(2);
+    const old = cost(['-l', S]);
+    expect(old.total.messages + shared.total.messages).toBe(all.total.messages);
+    // Plain cost in the bound project: the same list.
+    expect(tok(cost([]).unattributed)).toEqual({ input: 20, output: 1_010 });
+  });
+
+  it('still says a list nobody bound or moved to does not exist (exit 3)', () => {
+    const { config, proj, env } = movedToNothing();
+    const r = run(config, ['-l', 'shared-y', 'cost'], { cwd: proj, env });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/shared-y/);
+  });
+});

@@ -1,7 +1,6 @@
 import { type Command, Option } from 'commander';
-import { costOfLists } from '../../core/cost/cost-report.js';
+import { costOfLists, everyCostList } from '../../core/cost/cost-report.js';
 import { loadPrices, priceFilePath } from '../../core/cost/price-file.js';
-import { everyList } from '../../core/lists/list-summary.js';
 import { costJson } from '../../render/cost-json.js';
 import { type CostBy, costRows, renderCostNotes, renderCostTable, renderCostTsv } from '../../render/cost-table.js';
 import { renderJson } from '../../render/json.js';
@@ -57,7 +56,7 @@ Examples:
       const until = opts.until === undefined ? undefined : parseTimeFlag('--until', opts.until, now);
       if (since !== undefined && until !== undefined && until < since) throw usage('--until is before --since');
       const prices = loadPrices(priceFilePath(ctx.env, ctx.home));
-      const targets = opts.all ? everyList(ctx.configDir) : [ctx.list(false)];
+      const targets = opts.all ? everyCostList(ctx.configDir) : [ctx.list(false)];
       if (opts.all && targets.length === 0) ctx.io.note(`no task lists under ${ctx.configDir}`, 'no_lists');
       const report = costOfLists(ctx.sessions, targets, { prices, now, window: { since, until }, all: Boolean(opts.all) });
       if (ctx.io.json) {

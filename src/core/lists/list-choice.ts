@@ -16,6 +16,7 @@ import { LIST_ID_VARIABLE, listIdOfValue, readBinding } from '../binding/project
 import { evidenceOfSessions, sessionsOfList } from '../sessions/list-sessions.js';
 import { listOfLiveSession, liveSessionLists } from '../sessions/live-lists.js';
 import { isSessionId, SessionIndex, type SessionInfo } from '../sessions/session-index.js';
+import { movedLists } from '../sessions/session-moves.js';
 import { listDirOf, sanitizeListId, tasksRoot } from '../store/paths.js';
 import { byProject, isBelow } from './choice-project.js';
 import { endedNamedLists, endedNamedText } from './ended-named-lists.js';
@@ -26,7 +27,6 @@ import { mayBeSessionPrefix, shortIds } from './short-ids.js';
 export { isBelow, projectDirs } from './choice-project.js';
 export type { ChoiceRule, ChooseListOptions, ListChoice } from './list-choice-types.js';
 export {
-  everyList,
   lastChange,
   listIds,
   requireConfigDir,
@@ -132,6 +132,8 @@ export function named(configDir: string, raw: string, how: ChoiceRule): ListChoi
 function byFlag(configDir: string, raw: string, index: SessionIndex): ListChoice {
   const exact = named(configDir, raw, 'flag');
   if (exact.exists) return exact;
+  // A list `tasks use` moved a running session to, before its first task: reads see it empty, a change makes it.
+  if (movedLists(configDir).has(exact.id)) return { ...exact, fresh: true };
   const matches = sessionListsByPrefix(configDir, raw, index);
   if (matches.length === 1) {
     const id = matches[0] as string;

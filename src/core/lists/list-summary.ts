@@ -16,7 +16,7 @@ import { listFolders, tasksEntries } from './list-folders.js';
 import { shortIds } from './short-ids.js';
 import { cachedSummary, summaryKeys } from './summary-cache.js';
 
-export { everyList, type ListChoice, listIds } from './list-choice.js';
+export { type ListChoice, listIds } from './list-choice.js';
 
 export interface ListSummary {
   id: string;

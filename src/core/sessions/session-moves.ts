@@ -79,6 +79,17 @@ function parseMove(line: string): SessionMove | undefined {
   }
 }
 
+/** Every list a recorded move took a session to or from: each was a session's list, folder or none. */
+export function movedLists(configDir: string): Set<string> {
+  const lists = new Set<string>();
+  for (const moves of readMoves(configDir).values())
+    for (const m of moves) {
+      lists.add(m.from);
+      lists.add(m.to);
+    }
+  return lists;
+}
+
 /**
  * Was the session on `list` at `at` (ms)? With no move of it recorded, whatever list its
  * changes are read for; else the list the last move before `at` took it to, or, before
