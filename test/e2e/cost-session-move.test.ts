@@ -289,3 +289,35 @@ describe('a session moved to a list that has no folder yet', () => {
     expect(r.stderr).toMatch(/shared-y/);
   });
 });
+
+describe('a fork of a moved session, on the list it moved to', () => {
+  it("log's fork note counts as this list's only the copied changes its parent made on this list", () => {
+    const { config, proj, env, move, transcript } = movedSession();
+    const F = '5e551011-cccc-4bbb-8ccc-0000000000f0';
+    // The fork's transcript: copies of every entry of its parent's, then its own work on the bound list.
+    const copies = fs
+      .readFileSync(transcript, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => {
+        const e = JSON.parse(l) as Record<string, unknown>;
+        return JSON.stringify({ ...e, sessionId: F, ...(e.type === 'assistant' ? { requestSessionId: S } : {}) });
+      });
+    const own = new CostTranscript(F, proj)
+      .prompt(move + 5_000, 'fork on')
+      .create(move + 5_100, { id: '2', subject: 'Fork work' }, move + 5_150);
+    const file = path.join(path.dirname(transcript), `${F}.jsonl`);
+    fs.writeFileSync(file, `${[...copies, ...own.lines()].join('\n')}\n`);
+    writeTaskFile(config, 'web-sprint', { id: '2', subject: 'Fork work' });
+    stamp(path.join(config, 'tasks', 'web-sprint', '2.json'), move + 5_150);
+    stamp(file, move + 5_200);
+    const r = run(config, ['-l', 'web-sprint', 'log'], { cwd: proj, env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Fork work/);
+    // Of the 6 copied changes, the parent made 3 on its own list before the move, 3 here after it.
+    expect(r.stderr).toContain(
+      "3 changes in entries a forked session copied from its parent, which shares this list: counted once, as the parent's",
+    );
+    expect(r.stderr).toContain("3 changes in entries a forked session copied from its parent: counted in the parent's list, not here");
+  });
+});

@@ -25,7 +25,9 @@ export interface Timeline {
   copied: number;
   /**
    * Of those, the copies of a parent that is a session of this list too (a fork that shares
-   * its parent's list, a named one): counted here, once, as the parent's own changes.
+   * its parent's list, a named one) made while the parent was on this list (a parent moved
+   * here by `tasks use` made those before the move in its old list): counted here, once,
+   * as the parent's own changes.
    */
   copiedHere: number;
   /** Only the end of the journal or of a transcript was read: the record starts later. */
@@ -150,7 +152,7 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
   let transcripts = 0;
   let copied = 0;
   let copiedHere = 0;
-  const ofList = new Set(opts.sessions.filter((s) => s.transcript !== undefined).map((s) => s.sessionId));
+  const ofList = new Map(opts.sessions.filter((s) => s.transcript !== undefined).map((s) => [s.sessionId, s]));
   let partial = journal.partial;
   let appKeepsStatuses = false;
   const seen = new Set<string>();
@@ -162,7 +164,13 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
       transcripts++;
       const read = await readAgentChanges(file, session.sessionId, agent, { signal: opts.signal });
       copied += read.copied;
-      for (const [parent, n] of read.copiedFrom) if (ofList.has(parent)) copiedHere += n;
+      // A parent of this list too: its changes made here (on this list's side of its own moves), not those before it moved here.
+      for (const [parent, times] of read.copiedFrom) {
+        const info = ofList.get(parent);
+        if (info === undefined) continue;
+        const parentMoves = opts.movesOf(info);
+        for (const at of times) if (onListAt(parentMoves, opts.listId, at)) copiedHere++;
+      }
       partial ||= read.from > 0;
       appKeepsStatuses ||= read.appKeepsStatuses;
       // An entry seen in two transcripts (a copy no marker told apart) is one change; an id

@@ -34,8 +34,8 @@ export interface TranscriptChanges {
   changes: AgentChange[];
   /** Changes in entries copied from a parent session (a fork): not this session's. */
   copied: number;
-  /** Of those, how many each parent session made (by its id, the copies' `requestSessionId`). */
-  copiedFrom: Map<string, number>;
+  /** Of those, when each parent session made them (by its id, the copies' `requestSessionId`; ms, its results' times). */
+  copiedFrom: Map<string, number[]>;
   /** Some TaskCreate result told the agent that the app keeps statuses itself (docs/task-store.md section 13). */
   appKeepsStatuses: boolean;
   /** The transcript was read from this byte (0: whole; more: it is larger than the scan's cap). */
@@ -109,7 +109,7 @@ class TranscriptReader {
     if (change === undefined) return;
     if (call.copied) {
       this.out.copied++;
-      if (call.from !== undefined) this.out.copiedFrom.set(call.from, (this.out.copiedFrom.get(call.from) ?? 0) + 1);
+      if (call.from !== undefined) this.out.copiedFrom.set(call.from, [...(this.out.copiedFrom.get(call.from) ?? []), at]);
       return;
     }
     this.out.changes.push({
