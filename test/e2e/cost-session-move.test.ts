@@ -321,3 +321,31 @@ describe('a fork of a moved session, on the list it moved to', () => {
     expect(r.stderr).toContain("3 changes in entries a forked session copied from its parent: counted in the parent's list, not here");
   });
 });
+
+describe("tasks restore of a moved session's old list, gone since", () => {
+  it('brings back its task as its last call left it, a call made before Claude Code read the changed settings too', () => {
+    // Old A completed 300 ms after the move, before Claude Code read the change: on the old list.
+    const { config, proj, env } = movedSession({ late: true });
+    fs.rmSync(path.join(config, 'tasks', S), { recursive: true });
+    const r = run(config, ['-l', S, 'restore', '--json'], { cwd: proj, env });
+    expect(r.code, r.stderr).toBe(0);
+    const file = JSON.parse(fs.readFileSync(path.join(config, 'tasks', S, '1.json'), 'utf8')) as { subject: string; status: string };
+    expect(file).toMatchObject({ subject: 'Old A', status: 'completed' });
+    // Nothing of the new list's: its #1 is Sprint A, which stays there alone.
+    expect(fs.readdirSync(path.join(config, 'tasks', S)).filter((f) => /^\d+\.json$/.test(f))).toEqual(['1.json']);
+  });
+});
+
+describe('tasks restore of the list a session moved to, gone since', () => {
+  it("brings back only the session's work after the move: not its old task's last call, made before Claude Code read the change", () => {
+    const { config, proj, env } = movedSession({ late: true });
+    fs.rmSync(path.join(config, 'tasks', 'web-sprint'), { recursive: true });
+    const r = run(config, ['-l', 'web-sprint', 'restore', '--json'], { cwd: proj, env });
+    expect(r.code, r.stderr).toBe(0);
+    const dir = path.join(config, 'tasks', 'web-sprint');
+    expect(fs.readdirSync(dir).filter((f) => /^\d+\.json$/.test(f))).toEqual(['1.json']);
+    const file = JSON.parse(fs.readFileSync(path.join(dir, '1.json'), 'utf8')) as { subject: string; status: string; owner?: string };
+    expect(file).toMatchObject({ subject: 'Sprint A', status: 'completed', owner: 'sprinter' });
+    expect(r.stderr).not.toContain('"warning"');
+  });
+});

@@ -20,10 +20,11 @@ import { confirmedEntries, readJournal, SLACK_MS } from '../history/journal-read
 import { readAgentChanges } from '../history/transcript-events.js';
 import { readWriteTraces, type WriteTrace } from '../history/write-traces.js';
 import type { SessionIndex } from '../sessions/session-index.js';
-import { onListAt, readMoves } from '../sessions/session-moves.js';
+import { onListAt, readMoves, type SessionMove } from '../sessions/session-moves.js';
+import { sessionMovesOf } from '../sessions/session-segments.js';
 import { sessionTranscripts } from '../sessions/transcript-lines.js';
 import { type ImportOutcome, importSnapshot } from '../snapshots/import-run.js';
-import { compareIds } from '../store/ids.js';
+import { compareIds, isTaskId } from '../store/ids.js';
 import { fileIds, readHighWaterMark } from '../store/list-read.js';
 import { type RecordedChange, type ReplayedList, replayChanges } from './replay-changes.js';
 import { type RestoreSource, restoreSources } from './restore-sources.js';
@@ -55,24 +56,25 @@ export async function readRecord(
   sources: readonly RestoreSource[],
   listDir?: string,
   signal?: AbortSignal,
+  movesOf?: (source: RestoreSource) => readonly SessionMove[] | undefined,
 ): Promise<{ replay: ReplayedList; counts: number[]; copied: number }> {
   let copied = 0;
   // A change seen in two transcripts (the same entry's uuid) happened once.
   const seen = new Set<string>();
   const all: RecordedChange[][] = [];
-  // A session `tasks use` moved while it ran wrote to this list on its side of the move only.
-  const moves = listDir === undefined ? undefined : readMoves(path.dirname(path.dirname(listDir)));
+  // A session `tasks use` moved while it ran wrote to this list on its side of the move only (as recorded, unless `movesOf` says).
+  const recorded = listDir === undefined || movesOf !== undefined ? undefined : readMoves(path.dirname(path.dirname(listDir)));
   const list = listDir === undefined ? undefined : path.basename(listDir);
   for (const source of sources) {
     const changes: RecordedChange[] = [];
-    const movesOf = moves?.get(source.sessionId);
+    const moves = movesOf === undefined ? recorded?.get(source.sessionId) : movesOf(source);
     for (const { file, agent } of sessionTranscripts(source.transcript, source.sessionId)) {
       // A fork's copies of its parent's entries are the parent's changes, not this list's.
       const read = await readAgentChanges(file, source.sessionId, agent, { signal });
       copied += read.copied;
       for (const c of read.changes) {
         if (c.uuid !== undefined && seen.has(c.uuid)) continue;
-        if (list !== undefined && !onListAt(movesOf, list, c.at)) continue;
+        if (list !== undefined && !onListAt(moves, list, c.at)) continue;
         if (c.uuid !== undefined) seen.add(c.uuid);
         changes.push({ at: c.at, taskId: c.taskId, op: c.op, fields: c.fields, source: 'agent' });
       }
@@ -86,6 +88,35 @@ export async function readRecord(
     .sort((a, b) => a.change.at - b.change.at || a.s - b.s || a.i - b.i)
     .map((x) => x.change);
   return { replay: replayChanges(merged), counts: all.map((c) => c.length), copied };
+}
+
+/**
+ * The list's record (readRecord), a session `tasks use` moved while it ran split as `log`,
+ * `cost` and `get` split it (sessions/session-segments.ts sessionMovesOf): each move no
+ * earlier than the session's last call its old list's files show, made before Claude Code
+ * read the changed settings. This list's own tasks whose files are gone are shown by the
+ * record read at the recorded moves (their subjects), so that a late call to this list,
+ * gone since, is still its.
+ */
+async function recordOf(
+  index: SessionIndex,
+  sources: readonly RestoreSource[],
+  listDir: string,
+  listId: string,
+  signal: AbortSignal | undefined,
+): Promise<{ replay: ReplayedList; counts: number[]; copied: number }> {
+  const recorded = readMoves(index.configDir);
+  const first = await readRecord(sources, listDir, signal);
+  if (!sources.some((s) => recorded.has(s.sessionId))) return first;
+  const subjects = new Map(first.replay.items.filter((i) => isTaskId(i.ref)).map((i) => [i.ref, i.subject]));
+  const movesOf = sessionMovesOf(index, listId, {
+    recorded,
+    shown: (list, id) => {
+      const subject = list === listId ? subjects.get(id) : undefined;
+      return subject === undefined ? undefined : { subject, mtimeMs: Number.POSITIVE_INFINITY };
+    },
+  });
+  return readRecord(sources, listDir, signal, (s) => movesOf({ sessionId: s.sessionId, transcript: s.transcript }));
 }
 
 /**
@@ -166,7 +197,7 @@ export async function restoreList(
   // Named sources are the person's choice: the others that share their tasks are only said.
   if (!named) pushAll(sources, shared.shares);
   const mayHoldMore = named ? [...shared.shares.map((s) => s.sessionId), ...shared.maybe] : shared.maybe;
-  const { replay, counts, copied } = await readRecord(sources, listDir, opts.signal);
+  const { replay, counts, copied } = await recordOf(index, sources, listDir, listId, opts.signal);
   const { items, warnings: replayWarnings, changedAt, ...counted } = replay;
   const warnings = [
     ...replayWarnings,

@@ -47,6 +47,12 @@ export function inferredMoves(
 }
 
 /**
+ * A task a list held whose file is gone (a list being restored): its subject, and when its
+ * file was last written (Infinity: not known, any time), as its file would say.
+ */
+export type ShownTask = (list: string, id: string) => { subject: string; mtimeMs: number } | undefined;
+
+/**
  * The session's Task-tool writes, oldest first, each placed in the one list of `lists`
  * whose file of that id agrees with it best (list-evidence.ts), where one does.
  */
@@ -55,6 +61,7 @@ function placedWrites(
   sessionId: string,
   transcript: string,
   lists: readonly string[],
+  shown?: ShownTask,
 ): { writes: TaskWrite[]; placed: Map<TaskWrite, string> } {
   const writes: TaskWrite[] = [];
   for (const { file } of index.sessionFiles(sessionId, transcript))
@@ -72,7 +79,7 @@ function placedWrites(
       } catch {
         // no file, or not one to read: no agreement
       }
-      files.set(key, found);
+      files.set(key, found ?? shown?.(list, id));
     }
     return files.get(key);
   };
@@ -117,9 +124,10 @@ function settledMoves(
   transcript: string,
   moves: readonly SessionMove[],
   more: { tied?: readonly string[] | undefined; runStarts?: readonly number[] | undefined },
+  shown?: ShownTask,
 ): SessionMove[] {
   const lists = [...new Set([...moves.flatMap((m) => [m.from, m.to]), ...(more.tied ?? [])])];
-  const { writes, placed } = placedWrites(index, sessionId, transcript, lists);
+  const { writes, placed } = placedWrites(index, sessionId, transcript, lists, shown);
   const settled = moves.map((m, i) => {
     const next = moves[i + 1]?.at ?? Number.POSITIVE_INFINITY;
     let at = m.at;
@@ -186,6 +194,8 @@ interface MovedSession {
  * read for. Give a change or a message to a list with onListAt or listAt. The recorded
  * moves are read once, when this is made.
  *
+ * `shown`: the tasks of a list whose files are gone (a restore), where no file is read.
+ *
  * `runStarts` (the starts of the session's runs, where known) places an inferred move at
  * the start of the run that went on in the new list, not at its first write there: the
  * messages before that write are the new list's too; no write changes side.
@@ -193,7 +203,7 @@ interface MovedSession {
 export function sessionMovesOf(
   index: SessionIndex,
   listId: string,
-  opts: { kept?: boolean; recorded?: ReadonlyMap<string, readonly SessionMove[]> } = {},
+  opts: { kept?: boolean; recorded?: ReadonlyMap<string, readonly SessionMove[]>; shown?: ShownTask } = {},
 ): (session: MovedSession, more?: { tied?: readonly string[]; runStarts?: readonly number[] }) => readonly SessionMove[] | undefined {
   const recorded = opts.recorded ?? readMoves(index.configDir);
   // No evidence kept: a quick look reads the lists the session's names tie it to, not every transcript.
@@ -206,7 +216,7 @@ export function sessionMovesOf(
       if (session.transcript === undefined) return moves;
       let found = settled.get(session.sessionId);
       if (found === undefined)
-        settled.set(session.sessionId, (found = settledMoves(index, session.sessionId, session.transcript, moves, more)));
+        settled.set(session.sessionId, (found = settledMoves(index, session.sessionId, session.transcript, moves, more, opts.shown)));
       return found;
     }
     if (session.transcript === undefined) return undefined;
