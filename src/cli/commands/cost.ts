@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
-import { costOfLists, everyCostList } from '../../core/cost/cost-report.js';
+import { costOfLists } from '../../core/cost/cost-report.js';
 import { loadPrices, priceFilePath } from '../../core/cost/price-file.js';
+import { everyListMovedToo } from '../../core/lists/list-folders.js';
 import { costJson } from '../../render/cost-json.js';
 import { type CostBy, costRows, renderCostNotes, renderCostTable, renderCostTsv } from '../../render/cost-table.js';
 import { renderJson } from '../../render/json.js';
@@ -56,7 +57,7 @@ Examples:
       const until = opts.until === undefined ? undefined : parseTimeFlag('--until', opts.until, now);
       if (since !== undefined && until !== undefined && until < since) throw usage('--until is before --since');
       const prices = loadPrices(priceFilePath(ctx.env, ctx.home));
-      const targets = opts.all ? everyCostList(ctx.configDir) : [ctx.list(false)];
+      const targets = opts.all ? everyListMovedToo(ctx.configDir) : [ctx.list(false)];
       if (opts.all && targets.length === 0) ctx.io.note(`no task lists under ${ctx.configDir}`, 'no_lists');
       const report = costOfLists(ctx.sessions, targets, { prices, now, window: { since, until }, all: Boolean(opts.all) });
       if (ctx.io.json) {

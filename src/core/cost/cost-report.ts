@@ -1,10 +1,8 @@
-import { everyList, somethingAt } from '../lists/list-folders.js';
 import { listsTiedTo, sessionsOfList } from '../sessions/list-sessions.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
-import { movedLists } from '../sessions/session-moves.js';
 import { readList } from '../store/list-read.js';
 import { isMissing } from '../store/not-a-folder.js';
-import { listDirOf, sanitizeListId } from '../store/paths.js';
+import { sanitizeListId } from '../store/paths.js';
 import type { Task, Status as TaskStatus } from '../store/schema.js';
 import { type Grouping, tallyBy, WHOLE } from './cost-groups.js';
 import { attribute, type Window } from './cost-rule.js';
@@ -200,20 +198,6 @@ export function costOfLists(
     now: opts.now,
     window: opts.window,
   });
-}
-
-/**
- * The lists `tasks cost --all` covers: every list folder, and every list a recorded move
- * took a running session to or from that has none yet (`tasks use` a new list, no task
- * made there): the session's messages there are that list's, unattributed.
- */
-export function everyCostList(configDir: string): ListTarget[] {
-  const lists: ListTarget[] = everyList(configDir);
-  for (const id of movedLists(configDir)) {
-    const dir = listDirOf(configDir, id);
-    if (!somethingAt(dir)) lists.push({ id, dir });
-  }
-  return lists;
 }
 
 const shardNameOf = (lists: readonly ListTarget[]) => (lists.length === 1 ? sanitizeListId((lists[0] as ListTarget).id) : undefined);

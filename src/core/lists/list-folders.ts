@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { errnoCode, TasksError } from '../base/errors.js';
 import { isDirectory } from '../base/is-directory.js';
+import { movedLists } from '../sessions/session-moves.js';
 import { brokenLink } from '../store/broken-link.js';
 import { listAliases } from '../store/list-aliases.js';
-import { HIGH_WATER_MARK, sanitizeListId, tasksRoot } from '../store/paths.js';
+import { HIGH_WATER_MARK, listDirOf, sanitizeListId, tasksRoot } from '../store/paths.js';
 
 /** The longest file name Linux and macOS file systems take: a list folder's name is one. */
 export const MAX_LIST_ID_BYTES = 255;
@@ -86,6 +87,20 @@ export function listIds(configDir: string): string[] {
 export function everyList(configDir: string): Array<{ id: string; dir: string }> {
   requireConfigDir(configDir);
   return listIdsOnce(configDir).map((id) => ({ id, dir: path.join(tasksRoot(configDir), id) }));
+}
+
+/**
+ * Every list, as `tasks cost --all` covers them: every list folder, and every list a recorded move
+ * took a running session to or from that has none yet (`tasks use` a new list, no task
+ * made there): the session's messages there are that list's, unattributed.
+ */
+export function everyListMovedToo(configDir: string): Array<{ id: string; dir: string }> {
+  const lists = everyList(configDir);
+  for (const id of movedLists(configDir)) {
+    const dir = listDirOf(configDir, id);
+    if (!somethingAt(dir)) lists.push({ id, dir });
+  }
+  return lists;
 }
 
 /** The lists under `<config>/tasks/`, each folder once, by the name it goes by (store/list-aliases.ts): for what covers every list. */
