@@ -280,6 +280,10 @@ describe('a session moved to a list that has no folder yet', () => {
     expect(old.total.messages + shared.total.messages).toBe(all.total.messages);
     // Plain cost in the bound project: the same list.
     expect(tok(cost([]).unattributed)).toEqual({ input: 20, output: 1_010 });
+    // Any read names it so: empty before its first task.
+    const listed = run(config, ['-l', 'shared-x', 'list', '--json'], { cwd: config, env });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([]);
   });
 
   it('still says a list nobody bound or moved to does not exist (exit 3)', () => {
