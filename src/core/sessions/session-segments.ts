@@ -29,11 +29,28 @@ export function inferredMoves(
 ): SessionMove[] | undefined {
   if (lists.length < 2) return undefined;
   const { writes, placed } = placedWrites(index, sessionId, transcript, lists);
-  if (writes.length === 0) return undefined;
+  const moves = movesShown(sessionId, writes, placed, runStarts, { list: undefined, at: Number.NEGATIVE_INFINITY });
+  return moves.length === 0 ? undefined : moves;
+}
+
+/**
+ * The moves a session's placed writes show from `start` on (its list then, if known, and
+ * the time): one where a write lands in another list than the one before, placed at the
+ * start of the run that went on there (`runStarts`, the latest after the write before),
+ * else at the write.
+ */
+function movesShown(
+  sessionId: string,
+  writes: readonly TaskWrite[],
+  placed: ReadonlyMap<TaskWrite, string>,
+  runStarts: readonly number[],
+  start: { list: string | undefined; at: number },
+): SessionMove[] {
   const moves: SessionMove[] = [];
-  let where: string | undefined;
-  let lastEnd = Number.NEGATIVE_INFINITY;
+  let where = start.list;
+  let lastEnd = start.at;
   for (const w of writes) {
+    if (w.at < start.at) continue;
     const list = placed.get(w);
     if (list === undefined) continue;
     if (where !== undefined && list !== where) {
@@ -43,7 +60,7 @@ export function inferredMoves(
     where = list;
     lastEnd = w.end;
   }
-  return moves.length === 0 ? undefined : moves;
+  return moves;
 }
 
 /**
@@ -109,6 +126,7 @@ function placedWrites(
     }
   return { writes, placed };
 }
+
 /**
  * The moves `tasks use` recorded, each read no earlier than the session's last write
  * after it that its old list's files show (and before any its new list's show): Claude
@@ -140,20 +158,7 @@ function settledMoves(
     return at === m.at ? m : { ...m, at: Math.min(at, next) };
   });
   const last = settled[settled.length - 1] as SessionMove;
-  let where = last.to;
-  let lastEnd = last.at;
-  for (const w of writes) {
-    if (w.at < last.at) continue;
-    const list = placed.get(w);
-    if (list === undefined) continue;
-    if (list !== where) {
-      const starts = (more.runStarts ?? []).filter((t) => t > lastEnd && t <= w.at);
-      settled.push({ session: sessionId, from: where, to: list, at: starts.length > 0 ? Math.max(...starts) : w.at });
-      where = list;
-    }
-    lastEnd = w.end;
-  }
-  return settled;
+  return [...settled, ...movesShown(sessionId, writes, placed, more.runStarts ?? [], { list: last.to, at: last.at })];
 }
 
 /**
