@@ -92,6 +92,14 @@ export function renderUntimedTodos(ids: readonly string[]): string {
  * clock: by that time they cannot be judged stalled until the clock passes it, so the
  * silence of "nothing stalled" is not to be trusted for them. `aheadMs`: the most ahead.
  */
+/** Tasks in progress whose file's time was not kept (dated 1970): why they are not judged stalled. */
+export function renderStallTimeNotKept(ids: readonly string[]): string {
+  const one = ids.length === 1;
+  const names = ids.map((id) => `#${oneLine(id)}`).join(', ');
+  const subject = one ? `task ${names}'s file has` : `tasks ${names}: their files have`;
+  return `${subject} no time kept (dated 1970: a copy made without times): ${one ? 'it' : 'they'} cannot be judged stalled (watch --fail-if-stalled counts from when it first sees ${one ? 'it' : 'them'})`;
+}
+
 export function renderStallTimeAhead(ids: readonly string[], aheadMs: number): string {
   const one = ids.length === 1;
   const names = ids.map((id) => `#${oneLine(id)}`).join(', ');

@@ -53,6 +53,32 @@ describe('a task in progress dated 1970 (no times kept)', () => {
     }
   });
 
+  it('list and lists --stalled say that its time was not kept, as they say of a time ahead', () => {
+    const config = epochWork();
+    for (const args of [
+      ['-l', 'old', 'list'],
+      ['-l', 'old', 'list', '--stalled'],
+      ['lists', '--stalled'],
+    ]) {
+      const r = tasks(config, args);
+      expect(r.code, args.join(' ')).toBe(0);
+      const said = r.stderr.split('\n').filter((l) => /#1/.test(l) && /no time kept/.test(l));
+      expect(said, `${args.join(' ')}: ${r.stderr}`).toHaveLength(1);
+      expect(said[0]).toMatch(/cannot be judged stalled/);
+      // The pending task is never judged: nothing is said of it.
+      expect(r.stderr).not.toMatch(/#2/);
+    }
+    // A script reads it by its code.
+    const json = tasks(config, ['-l', 'old', 'list', '--stalled', '--json']);
+    const codes = json.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { warning?: { code?: string; id?: string } });
+    expect(codes.find((c) => c.warning?.code === 'stall_time_not_kept')?.warning?.id).toBe('1');
+    const across = tasks(config, ['lists', '--stalled', '--json']);
+    expect(across.stderr).toMatch(/"code":"stall_time_not_kept"/);
+  });
+
   it('watch --fail-if-stalled counts from when it first saw the task, not from 1970', () => {
     const config = epochWork();
     const r = tasks(config, ['-l', 'old', 'watch', '--fail-if-stalled', '30m', '--timeout', '1s']);

@@ -15,6 +15,7 @@ import {
   renderStalledNote,
   renderStalledWarning,
   renderStallTimeAhead,
+  renderStallTimeNotKept,
   renderUntimedTodos,
   renderWaitingLeftOut,
   renderWaitingLine,
@@ -86,6 +87,8 @@ export function runList(ctx: Context, opts: ListOptions): void {
   // A task dated ahead of the clock cannot be judged stalled until then: said, so that no silence is taken for "not stalled".
   for (const [id, aheadMs] of listing.ahead)
     if (!listing.gone.has(id)) ctx.io.warn(renderStallTimeAhead([id], aheadMs), 'stall_time_ahead', { id, aheadMs: Math.round(aheadMs) });
+  // So is one whose file's time was not kept (dated 1970): when it last changed is unknown.
+  for (const id of listing.undated) if (!listing.gone.has(id)) ctx.io.warn(renderStallTimeNotKept([id]), 'stall_time_not_kept', { id });
   // Asked for stalled work, what waits for a person is left out, and said apart: it is not stuck, it waits for someone.
   const leftOut = listing.waitingLeftOut ?? [];
   const on = leftOut[0]?.on;

@@ -7,6 +7,7 @@ import {
   renderAgentGoneNote,
   renderListUnreadable,
   renderStallTimeAhead,
+  renderStallTimeNotKept,
   renderUntimedTodos,
   renderWaitingLeftOut,
 } from '../../render/list-notes.js';
@@ -219,6 +220,10 @@ function reportStalled(ctx: Context, rows: NonNullable<ListsView['stalled']>, af
     const ids = [...ahead.keys()];
     const aheadMs = Math.round(Math.max(...ahead.values()));
     ctx.io.warn(`${row.id}: ${renderStallTimeAhead(ids, aheadMs)}`, 'stall_time_ahead', { list: row.id, ids, aheadMs });
+  }
+  for (const { row, undated } of rows) {
+    if (undated === undefined || undated.length === 0) continue;
+    ctx.io.warn(`${row.id}: ${renderStallTimeNotKept(undated)}`, 'stall_time_not_kept', { list: row.id, ids: undated });
   }
   const withWork = rows.filter((r) => r.stalled.length > 0);
   // Work that waits for a person is not stalled: said apart, on stderr, so that stdout keeps to stalled work.

@@ -305,6 +305,11 @@ export const NOTICES = {
     when: "`list`, `lists --stalled`: tasks in progress whose file is dated ahead of this machine's clock (clock skew, a copied file): not judged stalled until the clock passes that time (`watch --fail-if-stalled` counts from when it first sees it)",
     facts: ['list', 'id', 'ids', 'aheadMs'],
   },
+  stall_time_not_kept: {
+    kind: 'warning',
+    when: '`list`, `lists --stalled`: tasks in progress whose file has no time kept (dated 1970: a tar or zip made without times): when they last changed is unknown, so they are not judged stalled (`watch --fail-if-stalled` and `notify` count from when they first see them)',
+    facts: ['list', 'id', 'ids'],
+  },
   stalled_unknown: {
     kind: 'warning',
     when: '`list --stalled`, `lists --stalled`: TodoWrite items in progress whose call has no time in the transcript: not judged',

@@ -27,6 +27,8 @@ export interface StalledRow {
   untimed: string[];
   /** Tasks in progress whose file is dated ahead of the clock (id -> by how much, ms): not judged until then. */
   ahead?: ReadonlyMap<string, number> | undefined;
+  /** Tasks in progress whose file's time was not kept (dated 1970), id order: not judged. */
+  undated?: readonly string[] | undefined;
 }
 
 /** What `--stalled` is asked with: the stall rule, and how to find the tasks in progress whose agent is gone. */
@@ -41,7 +43,7 @@ export function stalledAcrossLists(index: SessionIndex, rows: readonly ListOverv
   const found: StalledRow[] = [];
   for (const row of rows) {
     if (row.counts.in_progress === 0) continue;
-    const { tasks, times, stalled, waiting, untimed, ahead = new Map<string, number>() } = stalledOf(index, row, opts);
+    const { tasks, times, stalled, waiting, untimed, ahead = new Map<string, number>(), undated = [] } = stalledOf(index, row, opts);
     // A list folder's tasks in progress are asked about (a list with none reads no session for it): work whose agent is
     // gone is shown whatever its age and the list's other sessions, as `tasks list --stalled` shows it (stalledOrGone).
     const working = tasks.filter((t) => t.status === 'in_progress');
@@ -64,8 +66,9 @@ export function stalledAcrossLists(index: SessionIndex, rows: readonly ListOverv
     });
     // A task shown as gone is not also told as ahead: it is shown whatever its time.
     const notGone = new Map([...ahead].filter(([id]) => !shown.has(id)));
-    if (items.length > 0 || waits.length > 0 || untimed.length > 0 || notGone.size > 0)
-      found.push({ row, stalled: items, waiting: waits, untimed, ahead: notGone });
+    const undatedNotGone = undated.filter((id) => !shown.has(id));
+    if (items.length > 0 || waits.length > 0 || untimed.length > 0 || notGone.size > 0 || undatedNotGone.length > 0)
+      found.push({ row, stalled: items, waiting: waits, untimed, ahead: notGone, undated: undatedNotGone });
   }
   return found;
 }

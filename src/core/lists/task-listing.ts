@@ -55,6 +55,8 @@ export interface TaskListing {
   gone: ReadonlyMap<string, GoneHeld>;
   /** Tasks in progress whose file is dated ahead of the clock (id -> by how much, ms): not judged stalled until then. */
   ahead: ReadonlyMap<string, number>;
+  /** Tasks in progress whose file's time was not kept (dated 1970), id order: not judged stalled. */
+  undated: readonly string[];
   /** What a person is shown besides the tasks (not worked out for JSON). */
   rows?: ListingRows | undefined;
 }
@@ -106,7 +108,7 @@ export function listTasks(req: ListingRequest): TaskListing {
         waitingOnly: !judgeStalled,
       })
     : (todos ?? { stalled: new Map(), waiting: new Map() });
-  const { stalled, waiting, ahead } = rest;
+  const { stalled, waiting, ahead, undated } = rest;
   const filtered = filterTasks(snapshot.tasks, filter, index);
   // --stalled shows work whose agent is gone too, whatever its age and the other sessions (stalledOrGone): asked of every
   // matching task in progress, before the stall picks any.
@@ -161,6 +163,7 @@ export function listTasks(req: ListingRequest): TaskListing {
     waitingLeftOut,
     gone,
     ahead: ahead ?? new Map<string, number>(),
+    undated: undated ?? [],
   };
   if (req.output === 'json') return listing;
   // Owners are asked about only when some matching task has one unfinished.

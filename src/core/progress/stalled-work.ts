@@ -69,6 +69,12 @@ export interface RestingWork {
    * where a watch counts from when it first saw the time (watch-session.ts seenSince).
    */
   ahead?: Map<string, number> | undefined;
+  /**
+   * Tasks in progress, not waiting, whose file's time was not kept (timeNotKept: dated 1970,
+   * a copy made without times), id order: when they last changed is unknown, so a one-shot
+   * read cannot judge them stalled and says so (its caller warns), as of a time ahead.
+   */
+  undated?: string[] | undefined;
 }
 
 /**
@@ -120,6 +126,16 @@ export function aheadOfClock(tasks: readonly Task[], changedAt: (id: string) => 
     if (at !== undefined && at - now >= 1000) out.set(t.id, at - now);
   }
   return out;
+}
+
+/** The tasks among these whose file's time was not kept (timeNotKept), in their order. */
+function undatedTasks(tasks: readonly Task[], changedAt: (id: string) => number | undefined): string[] {
+  return tasks
+    .filter((t) => {
+      const at = changedAt(t.id);
+      return at !== undefined && timeNotKept(at);
+    })
+    .map((t) => t.id);
 }
 
 /** Nothing stalled, nothing waiting: while a session of the list is at work. */
@@ -363,12 +379,13 @@ export function stalledInList(
           rest.map((t) => t.id),
         );
   const ahead = aheadOfClock(rest, (id) => times.get(id), opts.now);
+  const undated = undatedTasks(rest, (id) => times.get(id));
   const due = stalledTasks(rest, (id) => times.get(id), opts.now, opts.afterMs, undefined);
-  if (due.length === 0) return { ...resting(), ahead };
+  if (due.length === 0) return { ...resting(), ahead, undated };
   // A session of the list at work now holds every stall back (asked only now that a task is due).
   const busy = listAtWork(opts.sessions, listId, opts.afterMs, opts.now, nearSessions());
   const stalled = stalledTasks(rest, (id) => times.get(id), opts.now, opts.afterMs, busy);
-  return { ...resting(new Map(stalled.map((s) => [s.id, s.idleMs]))), ahead };
+  return { ...resting(new Map(stalled.map((s) => [s.id, s.idleMs]))), ahead, undated };
 }
 
 /**
