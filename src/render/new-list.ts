@@ -34,6 +34,13 @@ export function renderNotThereYet(id: string, near: readonly string[]): string {
  * `list "refactor" has no tasks yet: bound by ~/api/.claude/settings.local.json, it is
  * made by the first task a Claude Code session started here (or tasks) creates`.
  */
+/** A list named that `tasks use` moved a running session to, before the session's first task there. */
+export function renderMovedNotYet(id: string): string {
+  return oneLine(
+    `list "${id}" has no tasks yet: a session was moved to it (tasks use) and has made none there; its first task makes the list`,
+  );
+}
+
 export function renderBoundNotYet(id: string, file: string | undefined, home: string): string {
   const by = file === undefined ? 'bound here' : `bound by ${tildePath(file, home)}`;
   return oneLine(

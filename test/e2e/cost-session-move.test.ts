@@ -286,6 +286,19 @@ describe('a session moved to a list that has no folder yet', () => {
     expect(JSON.parse(listed.stdout)).toEqual([]);
   });
 
+  it('says why a list a session was moved to has no tasks: a note, not a silent empty list', () => {
+    const { config, env } = movedToNothing();
+    for (const args of [['list'], ['cost']]) {
+      const r = run(config, ['-l', 'shared-x', ...args], { cwd: config, env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr, args.join(' ')).toMatch(/list "shared-x" has no tasks yet: a session was moved to it \(tasks use\)/);
+    }
+    // A script reads it by its code; stdout keeps to the answer.
+    const json = run(config, ['-l', 'shared-x', 'list', '--json'], { cwd: config, env });
+    expect(JSON.parse(json.stdout)).toEqual([]);
+    expect(json.stderr).toMatch(/"code":"list_not_made_yet"/);
+  });
+
   it('still says a list nobody bound or moved to does not exist (exit 3)', () => {
     const { config, proj, env } = movedToNothing();
     const r = run(config, ['-l', 'shared-y', 'cost'], { cwd: proj, env });

@@ -15,7 +15,7 @@ import {
   renderRefusalCommands,
   shellWord,
 } from '../../render/list-choice-note.js';
-import { renderBoundNotYet, renderNewList, renderWaitingFor } from '../../render/new-list.js';
+import { renderBoundNotYet, renderMovedNotYet, renderNewList, renderWaitingFor } from '../../render/new-list.js';
 import { oneLine } from '../../render/text.js';
 import type { IO } from './io.js';
 
@@ -157,6 +157,8 @@ function missing(run: ChoiceRun, choice: ListChoice, forWrite: boolean, needs: C
     if (forWrite && !needs.dryRun) announceWhenMade(run, choice, [], short);
     else if (choice.how === 'binding' && !needs.mayBeMissing)
       run.io.note(renderBoundNotYet(short(choice.id), choice.binding?.file, run.home), 'list_not_made_yet', { list: choice.id });
+    else if (choice.movedTo && !needs.mayBeMissing)
+      run.io.note(renderMovedNotYet(short(choice.id)), 'list_not_made_yet', { list: choice.id });
     return;
   }
   if (needs.mayBeMissing) {

@@ -21,7 +21,11 @@ export const NOTICES = {
     when: 'a new list was made (by `create` or `import`, whose `--json` output says so itself; a dry run says it would be)',
     facts: ['list'],
   },
-  list_not_made_yet: { kind: 'note', when: 'the list bound to this project has no folder yet: reads show it empty', facts: ['list'] },
+  list_not_made_yet: {
+    kind: 'note',
+    when: 'the list bound to this project, or named and moved to by `tasks use`, has no folder yet: reads show it empty',
+    facts: ['list'],
+  },
   waiting_for_list: { kind: 'note', when: '`watch` on a list that does not exist yet: a close name, and that it waits', facts: ['list'] },
   dry_run_needs_list: { kind: 'note', when: 'a dry run where a real run would need its list named: what it needs' },
   list_choice_warning: {

@@ -31,6 +31,8 @@ export interface ListChoice {
    * empty, and a write makes it, as the agent's own first TaskCreate would.
    */
   fresh?: boolean | undefined;
+  /** Fresh because `tasks use` moved a running session to it (a recorded move), which has made no task there yet. */
+  movedTo?: true | undefined;
   /** Lists of the sessions the chosen live session's process ran before it (`/clear`), newest first. */
   replaced?: string[] | undefined;
   /** A session that keeps TodoWrite todos and no list (`--session`): its todos, read-only. */

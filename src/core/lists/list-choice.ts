@@ -133,7 +133,7 @@ function byFlag(configDir: string, raw: string, index: SessionIndex): ListChoice
   const exact = named(configDir, raw, 'flag');
   if (exact.exists) return exact;
   // A list `tasks use` moved a running session to, before its first task: reads see it empty, a change makes it.
-  if (movedLists(configDir).has(exact.id)) return { ...exact, fresh: true };
+  if (movedLists(configDir).has(exact.id)) return { ...exact, fresh: true, movedTo: true };
   const matches = sessionListsByPrefix(configDir, raw, index);
   if (matches.length === 1) {
     const id = matches[0] as string;
