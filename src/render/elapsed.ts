@@ -19,12 +19,18 @@ export function ago(ms: number, now: number): string {
   return `${span(Math.max(0, s))} ago`;
 }
 
-/** Whole seconds as "12s", "5 min", "3 h", "2 d". */
+/**
+ * Whole seconds as "12s", "5 min", "3 h", "2 d", each to the nearest unit as a person
+ * reads it (2 h 59 min is "3 h", not "2 h"); one rounded up to a whole next unit is said
+ * in it ("1 h", never "60 min").
+ */
 function span(s: number): string {
   if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h`;
-  return `${Math.floor(s / 86400)} d`;
+  const minutes = Math.round(s / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.round(s / 3600);
+  if (hours < 24) return `${hours} h`;
+  return `${Math.round(s / 86400)} d`;
 }
 
 /** Is `ms` ahead of `now` by as much as `ago` tells as the future? */
@@ -32,11 +38,14 @@ export function isAhead(ms: number, now: number): boolean {
   return Math.round((now - ms) / 1000) <= -1;
 }
 
-/** "40s", "45m", "1h05m", "3h": how long a task in progress has gone without a change. */
+/**
+ * "40s", "45m", "1h05m", "3h": how long a task in progress has gone without a change,
+ * to the nearest minute, and past 2 h to the nearest hour (2 h 59 min is "3h").
+ */
 export function idleFor(ms: number): string {
-  const minutes = Math.floor(ms / 60_000);
   if (ms < 60_000) return `${Math.floor(ms / 1000)}s`;
-  if (minutes >= 120) return `${Math.floor(minutes / 60)}h`;
+  const minutes = Math.round(ms / 60_000);
+  if (minutes >= 120) return `${Math.round(ms / 3_600_000)}h`;
   if (minutes >= 60) return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
   return `${minutes}m`;
 }
