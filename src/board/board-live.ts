@@ -10,7 +10,17 @@ import { teamForList } from '../core/teams/teams.js';
 import { ListWatcher, type WatchUpdate } from '../core/watch/list-watcher.js';
 import { scanList } from '../core/watch/watch-scan.js';
 import type { ListPayload, ListRowView, OverviewPayload } from './board-protocol.js';
-import { type BoardContext, type BoardRow, listPayload, overviewPayload, readOverview, rowOf, type Sessions } from './board-state.js';
+import {
+  type BoardContext,
+  type BoardRow,
+  listPayload,
+  overviewPayload,
+  type RowsSeen,
+  readOverview,
+  rowAsSeen,
+  rowOf,
+  type Sessions,
+} from './board-state.js';
 import { ChildrenWatch } from './children-watch.js';
 
 /**
@@ -93,8 +103,17 @@ export class BoardLive {
   private trees: ChildrenWatch[] = [];
   private heartbeat: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Rows whose last change is dated ahead of the clock: when each was first seen so (rowAsSeen). */
+  private readonly rowsSeen: RowsSeen = new Map();
 
   constructor(private readonly o: LiveOptions) {}
+
+  /** A row dated ahead of the clock as its card counts it: "seen" when the board first saw its time. */
+  private asSeen(row: ListRowView): ListRowView {
+    const now = this.o.ctx.now();
+    if (row.changedAt <= now && !this.rowsSeen.has(row.id)) return row;
+    return rowAsSeen(row, this.o.firstSeen(row.id), this.rowsSeen, now);
+  }
 
   get clientCount(): number {
     return this.clients.size;
@@ -117,7 +136,9 @@ export class BoardLive {
     this.lists = readOverview(this.o.ctx, index);
     this.byId = new Map(this.lists.map((l) => [l.id, l]));
     this.overviewReadAt = this.o.ctx.now();
-    this.overviewNow = overviewPayload(this.o.ctx, this.lists, this.o.readOnly);
+    const overview = overviewPayload(this.o.ctx, this.lists, this.o.readOnly);
+    this.overviewNow = { ...overview, lists: overview.lists.map((r) => this.asSeen(r)) };
+    for (const id of this.rowsSeen.keys()) if (!this.byId.has(id)) this.rowsSeen.delete(id);
     const json = JSON.stringify(this.overviewNow);
     const changed = shown(json) !== shown(this.overviewJson);
     this.overviewJson = json;
@@ -126,7 +147,8 @@ export class BoardLive {
   }
 
   /** A list's row as just read: sent to every tab, and kept in the overview a new tab gets (in `tasks lists` order). */
-  private sendRow(row: ListRowView): void {
+  private sendRow(read: ListRowView): void {
+    const row = this.asSeen(read);
     const now = this.overviewNow;
     if (now !== undefined) {
       const lists = [row, ...now.lists.filter((l) => l.id !== row.id)];

@@ -116,7 +116,15 @@ export interface ListRowView {
   counts: Record<BoardStatus, number>;
   /** Files agents cannot read. */
   problems: number;
+  /** Its newest file's time, as `tasks lists` orders by it. */
   changedAt: number;
+  /**
+   * Its last change dated ahead of its machine's clock (clock skew, a file copied from a
+   * machine ahead, a VM resumed): when the board first saw that time, as its card and the
+   * Now view count the task whose file it is; `aheadMs` says by how much (a second or more).
+   */
+  seenAt?: number;
+  aheadMs?: number;
   /** The session to show (live, else the latest), if any is known. */
   session: SessionView | null;
   /** The list's next sessions after it, live first, then the latest (a named list's: those its tasks tie to it): the first few. */
@@ -163,6 +171,8 @@ export interface OverviewPayload {
   unsureNotes: string[];
   /** TodoWrite sessions shown before "more": the most recent, as `tasks lists` shows them. */
   todoWriteShown: number;
+  /** When the board started: a file dated ahead that it first saw then was there before it. Absent on a board of hosts. */
+  startedAt?: number;
 }
 
 /** A change on the undo stack: what undo would take back, or redo apply again. */

@@ -264,6 +264,7 @@ export function localBoard(o: LocalBoardOptions): BoardBackend {
     settings: o.settings,
     projectDir: o.projectDir,
     pricesFile: priceFilePath(o.env, o.home),
+    startedAt: Date.now(),
   };
   const sessions = new Sessions(o.newSessionIndex);
   // When each task file dated ahead of the clock was first seen so, by list: one moment for its card and the Now view.

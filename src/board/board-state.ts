@@ -59,6 +59,8 @@ export interface BoardContext {
   projectDir: string | undefined;
   /** The user's price file (core/cost/price-file.ts), if one may be there. */
   pricesFile?: string | undefined;
+  /** When the board started (the overview says it). */
+  startedAt?: number | undefined;
 }
 
 /** TodoWrite sessions shown before "more", as `tasks lists` shows them without --all. */
@@ -172,7 +174,33 @@ export function overviewPayload(ctx: BoardContext, lists: readonly BoardRow[], r
     binding: bindingView(ctx),
     unsureNotes: renderUnsureSessions(lists),
     todoWriteShown: TODOWRITE_SHOWN,
+    ...(ctx.startedAt === undefined ? {} : { startedAt: ctx.startedAt }),
   };
+}
+
+/** When a row's last change, dated ahead of the clock, was first seen so: its time, and then. */
+export type RowsSeen = Map<string, { at: number; first: number }>;
+
+/**
+ * A row whose last change is dated ahead of the clock, with when the board first saw that
+ * time (`seenAt`) and by how much it is ahead: the same first sight as its card and the
+ * Now view count from (`tasksSeen`, stalled-work.ts timesAsSeen: task id and file time ->
+ * when) where a task's file gives the row its time; else its own, kept in `rowsSeen`
+ * from one read to the next. Not ahead (any more): the row as it is.
+ */
+export function rowAsSeen(row: ListRowView, tasksSeen: ReadonlyMap<string, number>, rowsSeen: RowsSeen, now: number): ListRowView {
+  const at = row.changedAt;
+  if (at <= now) {
+    rowsSeen.delete(row.id);
+    return row;
+  }
+  let first: number | undefined;
+  for (const [key, seen] of tasksSeen) if (key.endsWith(`|${at}`)) first = Math.min(first ?? seen, seen);
+  const own = rowsSeen.get(row.id);
+  first ??= own?.at === at ? own.first : now;
+  rowsSeen.set(row.id, { at, first });
+  const aheadMs = Math.round(at - first);
+  return aheadMs >= 1000 ? { ...row, seenAt: first, aheadMs } : row;
 }
 
 /** The list the board's folder is bound to (`tasks use`), as `tasks use` reads it there. */

@@ -27,7 +27,7 @@ describe.skipIf(!browserAvailable)(`a task file dated ahead on the board${SKIPPE
     const page = await b.page(`${board.url}#list=sprint`);
     const when = page.locator('.card[data-task="1"] .when');
     await when.waitFor();
-    expect(await when.textContent()).toMatch(/^seen \ds ago$/);
+    expect(await when.textContent()).toMatch(/^seen \ds ago \(since the board started\)$/);
     expect(await when.getAttribute('title')).toBe(
       "its file is dated 3 h in the future (ahead of its machine's clock: clock skew, a file copied from another machine, a VM resumed); counted from when the board first saw it",
     );
@@ -39,11 +39,11 @@ describe.skipIf(!browserAvailable)(`a task file dated ahead on the board${SKIPPE
     expect(await page.locator('.card[data-task="1"] .mark.stalled').textContent()).toBe('stalled 31m');
     expect(await page.locator('.list-head .warn', { hasText: 'stalled' }).textContent()).toBe('1 stalled');
     // (A clock event from the server since puts the page's clock back: then it reads seconds.)
-    expect(await when.textContent()).toMatch(/^seen (31 min|\d+s) ago$/);
+    expect(await when.textContent()).toMatch(/^seen (31 min|\d+s) ago \(since the board started\)$/);
     await page.locator('.card[data-task="1"]').click();
     await page.locator('#detail dd.ahead').waitFor();
     expect(await page.locator('#detail dd.ahead').textContent()).toMatch(
-      /^its file is dated 3 h in the future \(ahead of its machine's clock: .+\); counted from when the board first saw it, (31 min|\d+s) ago$/,
+      /^its file is dated 3 h in the future \(ahead of its machine's clock: .+\); counted from when the board first saw it, (31 min|\d+s) ago \(since the board started\)$/,
     );
     expect(await page.locator('#detail dd.stalled').textContent()).toMatch(
       /^(31m|\d+s) without a change, and no session at work: stalled since /,
@@ -53,7 +53,7 @@ describe.skipIf(!browserAvailable)(`a task file dated ahead on the board${SKIPPE
     await page.click('#now-nav');
     const now = page.locator('.now-work[data-list="sprint"] .now-work-task[data-task="1"] .now-when');
     await now.waitFor();
-    expect(await now.textContent()).toMatch(/^seen (\d+s|\d+ min) ago$/);
+    expect(await now.textContent()).toMatch(/^seen (\d+s|\d+ min) ago \(since the board started\)$/);
     expect(await now.getAttribute('title')).toMatch(/^its file is dated 3 h in the future /);
     expect(snapshotDir(sprint)).toEqual(files);
   });

@@ -40,7 +40,7 @@ import { startKeys } from './page-keys.js';
 import { type NotifyChoice, notifyChoice, notifyNew, toggleNotify } from './page-notify.js';
 import { renderNow } from './page-now.js';
 import { renderSidebar } from './page-sidebar.js';
-import { stallsByTime, tickStalls } from './page-stall.js';
+import { noteBoardStart, stallsByTime, tickStalls } from './page-stall.js';
 import { cutLine } from './page-text.js';
 import { startTheme } from './page-theme.js';
 import { toast } from './page-toasts.js';
@@ -121,6 +121,7 @@ function connect(): void {
   state.source = follow(state.listId, {
     overview: (payload) => {
       state.overview = payload;
+      noteBoardStart(payload.startedAt);
       byId('read-only').hidden = !payload.readOnly;
       document.body.classList.toggle('read-only', payload.readOnly);
       showHosts(payload.hosts);

@@ -3,7 +3,7 @@ import { agoSpan } from './page-ago.js';
 import { onPageClock, serverNow } from './page-clock.js';
 import { fill, h } from './page-dom.js';
 import type { NotifyChoice } from './page-notify.js';
-import { aheadWords } from './page-stall.js';
+import { aheadWords, seenNote } from './page-stall.js';
 import { cutLine } from './page-text.js';
 
 /**
@@ -72,7 +72,7 @@ function whenSpan(at: number, seen: boolean, list: string): HTMLElement {
 /** A task's last change; for a file dated ahead of its machine's clock, when the board first saw it, saying so. */
 function changedWhen(at: number, aheadMs: number | undefined, now: number): HTMLElement {
   if (aheadMs === undefined) return agoSpan('now-when', at, now);
-  return h('span', { class: 'now-when seen ahead', title: aheadWords(aheadMs) }, 'seen ', agoSpan('now-ago', at, now));
+  return h('span', { class: 'now-when seen ahead', title: aheadWords(aheadMs) }, 'seen ', agoSpan('now-ago', at, now), seenNote(at));
 }
 
 // Each item's times count on its list's clock: its host's, on a board of hosts (page-clock.ts).

@@ -3,6 +3,7 @@ import type { ListRowView, OverviewPayload, SessionView } from '../board-protoco
 import { serverNow } from './page-clock.js';
 import { h, reconcile } from './page-dom.js';
 import { hostHeading } from './page-hosts.js';
+import { aheadWords, seenNote } from './page-stall.js';
 import { cutLine } from './page-text.js';
 
 /**
@@ -28,6 +29,16 @@ export function progress(row: Pick<ListRowView, 'counts' | 'total'>): HTMLElemen
   active.style.width = `${pct(row.counts.in_progress)}%`;
   bar.append(done, active);
   return bar;
+}
+
+/**
+ * A list's last change: "3 min ago"; dated ahead of its machine's clock, when the board
+ * first saw it, as its card and the Now view say it ("seen 2 min ago"), and why on hover,
+ * never "3 h in the future".
+ */
+export function lastChangeWords(row: Pick<ListRowView, 'changedAt' | 'seenAt' | 'aheadMs'>, now: number): { text: string; title?: string } {
+  if (row.seenAt === undefined || row.aheadMs === undefined) return { text: ago(row.changedAt, now) };
+  return { text: `seen ${ago(row.seenAt, now)}${seenNote(row.seenAt)}`, title: aheadWords(row.aheadMs, 'its last change') };
 }
 
 export interface SidebarState {
@@ -159,7 +170,7 @@ function cachedItem(row: ListRowView, overview: OverviewPayload, selected: strin
   const bound = overview.binding?.list === row.id;
   // On its list's clock: its host's, on a board of hosts (page-clock.ts).
   const now = serverNow(row.id);
-  const key = JSON.stringify([row, row.id === selected, bound, Math.floor((now - row.changedAt) / 60_000)]);
+  const key = JSON.stringify([row, row.id === selected, bound, lastChangeWords(row, now).text]);
   const hit = items.get(row.id);
   if (hit && hit.key === key) return hit.el;
   const el = listItem(row, row.id === selected, bound, now, handlers);
@@ -208,8 +219,13 @@ function listItem(row: ListRowView, selected: boolean, bound: boolean, now: numb
       row.unsure > 0
         ? h('span', { class: 'unsure', title: 'sessions whose transcripts cannot tell this list from another' }, `${row.unsure} unsure`)
         : null,
-      h('span', { class: 'when' }, ago(row.changedAt, now)),
+      lastChangeSpan(row, now),
     ),
     row.kind === 'new' ? null : progress(row),
   );
+}
+
+function lastChangeSpan(row: ListRowView, now: number): HTMLElement {
+  const { text, title } = lastChangeWords(row, now);
+  return h('span', { class: title === undefined ? 'when' : 'when ahead', title }, text);
 }

@@ -67,22 +67,53 @@ function idleSpan(since: number, now: number): HTMLElement {
  * 3 h in the future (...)"; the board counts it from when it first saw that time, as
  * `tasks watch` does (stalled-work.ts timesAsSeen), not from a time yet to come.
  */
-export function aheadWords(aheadMs: number): string {
-  return `its file is dated ${ago(aheadMs, 0)} (ahead of its machine's clock: clock skew, a file copied from another machine, a VM resumed); counted from when the board first saw it`;
+export function aheadWords(aheadMs: number, what = 'its file'): string {
+  return `${what} is dated ${ago(aheadMs, 0)} (ahead of its machine's clock: clock skew, a file copied from another machine, a VM resumed); counted from when the board first saw it`;
+}
+
+/** When the board serving the page started (the overview's `startedAt`; none on a board of hosts). */
+let boardStartedAt: number | undefined;
+
+export function noteBoardStart(at: number | undefined): void {
+  boardStartedAt = at;
+}
+
+/**
+ * How long the board's first look at every list may take after it starts: a file dated
+ * ahead that it first saw by then was there before it, and its age is the board's.
+ */
+export const FIRST_LOOK_MS = 15_000;
+
+/**
+ * What follows "seen 2 min ago" of a file dated ahead that the board first saw as it
+ * started (a board started again counts from its own start): " (since the board
+ * started)", for the age is not the file's; else nothing.
+ */
+export function seenNote(seenAt: number): string {
+  return boardStartedAt !== undefined && seenAt - boardStartedAt <= FIRST_LOOK_MS ? ' (since the board started)' : '';
 }
 
 /** A card's "3 min ago" (its file's last change); for a file dated ahead, "seen 2 min ago", saying why. */
 export function changedSpan(facts: TaskFacts | undefined, now: number): HTMLElement {
   if (facts?.changedAt === undefined) return h('span', { class: 'when' });
   if (facts.aheadMs === undefined) return agoSpan('when', facts.changedAt, now);
-  return h('span', { class: 'when ahead', title: aheadWords(facts.aheadMs) }, 'seen ', agoSpan('when-ago', facts.changedAt, now));
+  return h(
+    'span',
+    { class: 'when ahead', title: aheadWords(facts.aheadMs) },
+    'seen ',
+    agoSpan('when-ago', facts.changedAt, now),
+    seenNote(facts.changedAt),
+  );
 }
 
 /** The detail's "Changed" line, saying so for a file dated ahead. */
 export function changedFact(facts: TaskFacts | undefined, now: number): HTMLElement[] {
   if (facts?.changedAt === undefined) return [];
   if (facts.aheadMs === undefined) return [h('dt', {}, 'Changed'), h('dd', {}, agoSpan('when', facts.changedAt, now))];
-  return [h('dt', {}, 'Changed'), h('dd', { class: 'ahead' }, `${aheadWords(facts.aheadMs)}, `, agoSpan('when', facts.changedAt, now))];
+  return [
+    h('dt', {}, 'Changed'),
+    h('dd', { class: 'ahead' }, `${aheadWords(facts.aheadMs)}, `, agoSpan('when', facts.changedAt, now), seenNote(facts.changedAt)),
+  ];
 }
 
 /** What a stalled task's mark and detail say of when it stalled and what ends it. */

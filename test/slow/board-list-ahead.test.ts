@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { browserAvailable, SKIPPED, shot, useBoardBrowser } from '../helpers/board-browser.js';
+import { task } from '../helpers/board-world.js';
+import { snapshotDir, tempConfig } from '../helpers/cli.js';
+
+/**
+ * A list whose task file is dated 2 h 59 min ahead of the clock (clock skew, a file copied
+ * from a machine ahead): its sidebar row says what its card and the Now view say, when the
+ * board first saw it ("seen 3s ago"), never "3 h in the future"; the skew reads "3 h", not
+ * "2 h"; and a board that only saw it as it started says its age is the board's.
+ */
+describe.skipIf(!browserAvailable)(`a list dated ahead in the sidebar${SKIPPED}`, () => {
+  const b = useBoardBrowser();
+
+  it('the sidebar row, the card and the Now view say "seen N ago (since the board started)", the skew on hover', async () => {
+    const config = tempConfig();
+    const sprint = path.join(config, 'tasks', 'sprint');
+    task(sprint, '1', 'Write the changelog', 'in_progress', { activeForm: 'Writing the changelog' });
+    const ahead = new Date(Date.now() + 2 * 3_600_000 + 59 * 60_000);
+    fs.utimesSync(path.join(sprint, '1.json'), ahead, ahead);
+    const files = snapshotDir(sprint);
+    const board = await b.board(config, [], { USER: 'carol' });
+    const page = await b.page(`${board.url}#list=sprint`);
+
+    const row = page.locator('.list-item[data-list="sprint"] .list-meta .when');
+    await row.waitFor();
+    expect(await row.textContent()).toMatch(/^seen \d+s ago \(since the board started\)$/);
+    expect(await row.getAttribute('title')).toBe(
+      "its last change is dated 3 h in the future (ahead of its machine's clock: clock skew, a file copied from another machine, a VM resumed); counted from when the board first saw it",
+    );
+
+    const card = page.locator('.card[data-task="1"] .when');
+    await card.waitFor();
+    expect(await card.textContent()).toMatch(/^seen \d+s ago \(since the board started\)$/);
+    expect(await card.getAttribute('title')).toMatch(/^its file is dated 3 h in the future /);
+    await page.locator('.card[data-task="1"]').click();
+    await page.locator('#detail dd.ahead').waitFor();
+    expect(await page.locator('#detail dd.ahead').textContent()).toMatch(
+      /^its file is dated 3 h in the future \(.+\); counted from when the board first saw it, \d+s ago \(since the board started\)$/,
+    );
+    await shot(page, 'board-list-dated-ahead');
+
+    await page.click('#now-nav');
+    const now = page.locator('.now-work[data-list="sprint"] .now-work-task[data-task="1"] .now-when');
+    await now.waitFor();
+    expect(await now.textContent()).toMatch(/^seen \d+s ago \(since the board started\)$/);
+    expect(await now.getAttribute('title')).toMatch(/^its file is dated 3 h in the future /);
+    await shot(page, 'board-list-dated-ahead-now');
+    expect(snapshotDir(sprint)).toEqual(files);
+  });
+});
