@@ -43,3 +43,41 @@ describe('empty ids and keys, numbers JSON cannot hold', () => {
     expect(files(config)).toEqual(before);
   });
 });
+
+/**
+ * An id list option given an empty value (an empty variable in a script: `--blocked-by "$DEP"`)
+ * asked for a dependency and named none: a usage error, never a task made or changed without
+ * the dependency that was meant.
+ */
+describe('id list options given no id', () => {
+  const files = (config: string) => {
+    const dir = path.join(config, 'tasks', 'x');
+    return Object.fromEntries(fs.readdirSync(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
+  };
+  const list = () => {
+    const config = tempConfig();
+    for (const subject of ['Fix', 'Test']) expect(run(config, ['-l', 'x', 'create', subject], { cwd: os.tmpdir() }).code).toBe(0);
+    return config;
+  };
+
+  it.each([
+    [['create', 'Other', '--blocked-by', ''], /^error: --blocked-by needs at least one task id$/],
+    [['create', 'Other', '--blocked-by', ' , '], /^error: --blocked-by needs at least one task id$/],
+    [['create', 'Other', '--blocks', ''], /^error: --blocks needs at least one task id$/],
+    [['create', 'Other', '--blocked-by', '1', '--blocked-by', ''], /^error: --blocked-by needs at least one task id$/],
+    [['update', '1', '--subject', 'New', '--add-blocked-by', ''], /^error: --add-blocked-by needs at least one task id$/],
+    [['update', '1', '--add-blocked-by', ','], /^error: --add-blocked-by needs at least one task id$/],
+    [['update', '1', '--subject', 'New', '--add-blocks', ''], /^error: --add-blocks needs at least one task id$/],
+    [['update', '1', '--add-blocks', '2', '--add-blocks', ' '], /^error: --add-blocks needs at least one task id$/],
+    [['block', '1', '--by', '2', '--by', ''], /^error: --by needs at least one task id$/],
+    [['unblock', '1', '--by', '2', '--by', ''], /^error: --by needs at least one task id \(leave --by out to remove every blocker\)$/],
+  ])('tasks %j: exit 2, one line, nothing written', (args, message) => {
+    const config = list();
+    const before = files(config);
+    const r = run(config, ['-l', 'x', ...args], { cwd: os.tmpdir() });
+    expect(r.stderr.trim()).toMatch(message);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(files(config)).toEqual(before);
+  });
+});

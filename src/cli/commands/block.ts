@@ -4,8 +4,8 @@ import { blockTask } from '../../core/writes/dependencies.js';
 import { renderBlocked } from '../../render/change-lines.js';
 import { renderJson } from '../../render/json.js';
 import { AS_HELP } from '../flags/actor-flags.js';
-import { collect, parseIds } from '../flags/parse.js';
-import { type Context, usage } from '../runtime/context.js';
+import { collect, parseIdOption } from '../flags/parse.js';
+import type { Context } from '../runtime/context.js';
 import { taskDocument } from '../runtime/task-document.js';
 
 interface BlockOptions {
@@ -34,8 +34,7 @@ Examples:
     )
     .action(async (rawId: string, opts: BlockOptions) => {
       const id = parseTaskId(rawId);
-      const blockers = parseIds(opts.by);
-      if (blockers.length === 0) throw usage('--by needs at least one task id');
+      const blockers = parseIdOption('--by', opts.by) ?? [];
       const { dir } = ctx.list(true);
       const result = await blockTask(dir, id, blockers);
       if (ctx.io.json) ctx.io.out(renderJson(taskDocument(dir, result.task)));

@@ -5,7 +5,7 @@ import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
 import { AS_HELP } from '../flags/actor-flags.js';
 import { addLifecycleOptions, type LifecycleFlags } from '../flags/lifecycle-flags.js';
-import { collect, parseIds, parseMeta, requireOwner, requireText } from '../flags/parse.js';
+import { collect, parseIdOption, parseMeta, requireOwner, requireText } from '../flags/parse.js';
 import { runLifecycle } from '../lifecycle/run-lifecycle.js';
 import type { Context } from '../runtime/context.js';
 import { taskDocument } from '../runtime/task-document.js';
@@ -47,8 +47,8 @@ export function registerCreate(program: Command, ctx: Context): void {
         activeForm: opts.activeForm,
         owner: requireOwner('--owner', opts.owner, ctx),
         status: opts.status === undefined ? undefined : parseStatus(opts.status),
-        blockedBy: parseIds(opts.blockedBy),
-        blocks: parseIds(opts.blocks),
+        blockedBy: parseIdOption('--blocked-by', opts.blockedBy) ?? [],
+        blocks: parseIdOption('--blocks', opts.blocks) ?? [],
         metadata: parseMeta(opts.meta),
       };
       const choice = ctx.list(true, { creates: true });

@@ -6,8 +6,8 @@ import { unblockTask } from '../../core/writes/dependencies.js';
 import { renderNotBlocking, renderUnblocked } from '../../render/change-lines.js';
 import { renderJson } from '../../render/json.js';
 import { AS_HELP } from '../flags/actor-flags.js';
-import { collect, parseIds } from '../flags/parse.js';
-import { type Context, usage } from '../runtime/context.js';
+import { collect, parseIdOption } from '../flags/parse.js';
+import type { Context } from '../runtime/context.js';
 import { taskDocument } from '../runtime/task-document.js';
 
 interface UnblockOptions {
@@ -34,8 +34,7 @@ Examples:
     )
     .action(async (rawId: string, opts: UnblockOptions) => {
       const id = parseTaskId(rawId);
-      const only = opts.by === undefined ? undefined : parseIds(opts.by);
-      if (only !== undefined && only.length === 0) throw usage('--by needs at least one task id (leave --by out to remove every blocker)');
+      const only = parseIdOption('--by', opts.by, ' (leave --by out to remove every blocker)');
       const { dir } = ctx.list(true);
       const result = await unblockTask(dir, id, only);
       for (const b of result.notBlocking) ctx.io.warn(renderNotBlocking(b, id), 'not_blocking', { id, by: b });

@@ -28,6 +28,18 @@ export function parseIds(raw: readonly string[] | undefined): string[] {
 }
 
 /**
+ * The ids of an option that takes them (`--blocked-by 2,3`, repeatable). Each value given must
+ * name at least one: `--blocked-by "$DEP"` with DEP empty asked for a dependency and named
+ * none, so it is a usage error rather than a task made or changed without it.
+ */
+export function parseIdOption(name: string, raw: readonly string[] | undefined, hint = ''): string[] | undefined {
+  if (raw === undefined) return undefined;
+  for (const value of raw)
+    if (value.split(',').every((s) => s.trim() === '')) throw new TasksError('usage', `${name} needs at least one task id${hint}`);
+  return parseIds(raw);
+}
+
+/**
  * `--meta key=value` sets a string; `--meta key:=<json>` sets any JSON value
  * (`n:=3`, `tags:=["a","b"]`), as httpie does, so "1.10" never turns into 1.1.
  */

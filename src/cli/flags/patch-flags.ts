@@ -2,7 +2,7 @@ import { TasksError } from '../../core/base/errors.js';
 import { setOwn } from '../../core/base/own-key.js';
 import type { TaskPatch } from '../../core/store/patch.js';
 import { parseStatus } from '../../core/store/status-words.js';
-import { type Me, parseIds, parseMeta, requireOwner, requireText } from './parse.js';
+import { type Me, parseIdOption, parseMeta, requireOwner, requireText } from './parse.js';
 
 /** The flags that change a task's fields (`tasks update`). */
 export interface PatchFlags {
@@ -37,9 +37,9 @@ export function patchFrom(opts: PatchFlags, me: Me): TaskPatch {
     setOwn(meta, key, null);
   }
   if (Object.keys(meta).length > 0) patch.metadata = meta;
-  const addBlocks = parseIds(opts.addBlocks);
-  const addBlockedBy = parseIds(opts.addBlockedBy);
-  if (addBlocks.length > 0) patch.addBlocks = addBlocks;
-  if (addBlockedBy.length > 0) patch.addBlockedBy = addBlockedBy;
+  const addBlocks = parseIdOption('--add-blocks', opts.addBlocks);
+  const addBlockedBy = parseIdOption('--add-blocked-by', opts.addBlockedBy);
+  if (addBlocks !== undefined) patch.addBlocks = addBlocks;
+  if (addBlockedBy !== undefined) patch.addBlockedBy = addBlockedBy;
   return patch;
 }
