@@ -33,6 +33,9 @@ describe('empty ids and keys, numbers JSON cannot hold', () => {
     [['update', '1', '--meta', 'n:=[1,{"a":-1e400}]'], /^error: invalid --meta "n:=\[1,\{"a":-1e400\}\]": a number too large for JSON/],
     [['create', 'Other', '--meta', 'n:=1e999'], /^error: invalid --meta "n:=1e999": a number too large for JSON/],
     [['update', '1', '--meta', ' :=1'], /^error: invalid --meta " :=1": expected key=value or key:=<json>$/],
+    [['update', '1', '--meta', ':=1'], /^error: invalid --meta ":=1": expected key=value or key:=<json>$/],
+    [['update', '1', '--meta', ':='], /^error: invalid --meta ":=": expected key=value or key:=<json>$/],
+    [['create', 'Other', '--meta', ':={"a":1}'], /^error: invalid --meta ":=\{"a":1\}": expected key=value or key:=<json>$/],
   ])('tasks %j: exit 2, one line, nothing written', (args, message) => {
     const config = list();
     const before = files(config);
@@ -49,6 +52,18 @@ describe('empty ids and keys, numbers JSON cannot hold', () => {
  * asked for a dependency and named none: a usage error, never a task made or changed without
  * the dependency that was meant.
  */
+describe('metadata keys holding a colon', () => {
+  it('a key may hold colons: "a:b:=1" sets a:b to the number 1, and a value may hold ":="', () => {
+    const config = tempConfig();
+    expect(run(config, ['-l', 'x', 'create', 'Fix'], { cwd: os.tmpdir() }).code).toBe(0);
+    const r = run(config, ['-l', 'x', 'update', '1', '--meta', 'a:b:=1', '--meta', 'url=http://h:=x'], { cwd: os.tmpdir() });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const task = JSON.parse(fs.readFileSync(path.join(config, 'tasks', 'x', '1.json'), 'utf8'));
+    expect(task.metadata).toEqual({ 'a:b': 1, url: 'http://h:=x' });
+  });
+});
+
 describe('id list options given no id', () => {
   const files = (config: string) => {
     const dir = path.join(config, 'tasks', 'x');

@@ -53,9 +53,10 @@ export function parseMeta(raw: readonly string[] | undefined): Record<string, un
     setOwn(out, key, value);
   };
   for (const item of raw) {
-    const json = /^([^=:]+):=(.*)$/s.exec(item);
+    // The key ends at the first `:=` before any `=`: `a:b:=1` is a:b, `url=http://h:=x` a string.
+    const json = /^([^=]*?):=(.*)$/s.exec(item);
     const plain = /^([^=]+)=(.*)$/s.exec(item);
-    // A blank key (`--meta " :=1"`): none is set, in either form.
+    // A blank key (`--meta " :=1"`, `--meta :=1`): none is set, in either form.
     if (json && json[1]!.trim() === '') throw new TasksError('usage', `invalid --meta "${item}": expected key=value or key:=<json>`);
     if (json) {
       const key = json[1]!.trim();
