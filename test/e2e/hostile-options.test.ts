@@ -96,3 +96,29 @@ describe('id list options given no id', () => {
     expect(files(config)).toEqual(before);
   });
 });
+
+/** An input file with a number JSON cannot write: refused as --meta n:=1e999 is, not imported as null. */
+describe('import of a number too large for JSON', () => {
+  it.each([
+    ['in its metadata', '"metadata": {"n": 1e999}', 'metadata'],
+    ['deep in its metadata', '"metadata": {"a": [1, {"b": -1e999}]}', 'metadata'],
+    ['in a key of its own', '"estimate": 1e999', 'estimate'],
+  ])('a task with one %s: exit 2, one line, nothing written', (_what, extra, key) => {
+    const config = tempConfig();
+    expect(run(config, ['-l', 'x', 'create', 'Fix'], { cwd: os.tmpdir() }).code).toBe(0);
+    const dir = path.join(config, 'tasks', 'x');
+    const before = fs.readdirSync(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]);
+    const input = path.join(config, 'in.json');
+    fs.writeFileSync(
+      input,
+      `[{"id": "7", "subject": "big", "description": "", "status": "pending", "blocks": [], "blockedBy": [], ${extra}}]`,
+    );
+    const r = run(config, ['-l', 'x', 'import', input], { cwd: os.tmpdir() });
+    expect(r.stderr.trim()).toMatch(
+      new RegExp(`^error: .*in\\.json: item 1: ${key}: a number too large for JSON \\(it would be written as null\\)$`),
+    );
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(fs.readdirSync(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')])).toEqual(before);
+  });
+});

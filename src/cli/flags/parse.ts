@@ -1,6 +1,7 @@
 /** Option parsers: every flag value is checked here, before anything touches the disk. */
 
 import { TasksError } from '../../core/base/errors.js';
+import { holdsOnlyFiniteNumbers, TOO_LARGE_FOR_JSON } from '../../core/base/finite-json.js';
 import { setOwn } from '../../core/base/own-key.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import type { Status } from '../../core/store/schema.js';
@@ -67,8 +68,7 @@ export function parseMeta(raw: readonly string[] | undefined): Record<string, un
         throw new TasksError('usage', `invalid --meta "${item}": the value after ":=" must be JSON`);
       }
       // `n:=1e999` parses as Infinity, which a file holds as null: a key removed, not the number asked for.
-      if (!finite(value))
-        throw new TasksError('usage', `invalid --meta "${item}": a number too large for JSON (it would be written as null)`);
+      if (!holdsOnlyFiniteNumbers(value)) throw new TasksError('usage', `invalid --meta "${item}": ${TOO_LARGE_FOR_JSON}`);
       set(key, value);
     } else if (plain && plain[1]!.trim() !== '') {
       set(plain[1]!.trim(), plain[2]!);
@@ -77,13 +77,6 @@ export function parseMeta(raw: readonly string[] | undefined): Record<string, un
     }
   }
   return out;
-}
-
-/** Does a parsed JSON value hold only numbers JSON can write (no Infinity)? */
-function finite(value: unknown): boolean {
-  if (typeof value === 'number') return Number.isFinite(value);
-  if (value === null || typeof value !== 'object') return true;
-  return Object.values(value).every(finite);
 }
 
 /** `--meta key=value` as a filter: the value as text; `key:=<json>` compares JSON texts. */

@@ -1,4 +1,5 @@
 import { TasksError } from '../base/errors.js';
+import { holdsOnlyFiniteNumbers, TOO_LARGE_FOR_JSON } from '../base/finite-json.js';
 import { compareIds } from '../store/ids.js';
 import { isKnownKey, type Task, validateTask } from '../store/schema.js';
 import type { Snapshot, SnapshotItem } from './import-snapshot.js';
@@ -26,6 +27,9 @@ export function snapshotFromTasks(values: readonly unknown[], where: (i: number)
   values.forEach((value, i) => {
     const result = validateTask(value);
     if (!result.ok) throw new TasksError('usage', `${where(i)}: not a task: ${result.reason}`);
+    // `"n": 1e999` parses as Infinity and would be written as null: not the value the file holds.
+    const infinite = Object.entries(result.task).find(([, v]) => !holdsOnlyFiniteNumbers(v));
+    if (infinite) throw new TasksError('usage', `${where(i)}: ${infinite[0]}: ${TOO_LARGE_FOR_JSON}`);
     const id = result.task.id;
     const earlier = seen.get(id);
     if (earlier !== undefined) throw new TasksError('usage', `${where(i)}: task id "${id}" appears twice (also ${where(earlier)})`);
