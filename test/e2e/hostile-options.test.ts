@@ -33,6 +33,14 @@ describe('empty ids and keys, numbers JSON cannot hold', () => {
     [['update', '1', '--meta', 'n:=[1,{"a":-1e400}]'], /^error: invalid --meta "n:=\[1,\{"a":-1e400\}\]": a number too large for JSON/],
     [['create', 'Other', '--meta', 'n:=1e999'], /^error: invalid --meta "n:=1e999": a number too large for JSON/],
     [['update', '1', '--meta', ' :=1'], /^error: invalid --meta " :=1": expected key=value or key:=<json>$/],
+    [
+      ['update', '1', '--meta', 'issue:=9007199254740993'],
+      /^error: invalid --meta "issue:=9007199254740993": 9007199254740993 is a whole number too large to be kept exactly \(it would be written as 9007199254740992\); for text, give issue=9007199254740993$/,
+    ],
+    [
+      ['create', 'Other', '--meta', 'ids:=[1, -123456789012345678901]'],
+      /^error: invalid --meta "ids:=\[1, -123456789012345678901\]": -123456789012345678901 is a whole number too large/,
+    ],
     [['update', '1', '--meta', ':=1'], /^error: invalid --meta ":=1": expected key=value or key:=<json>$/],
     [['update', '1', '--meta', ':='], /^error: invalid --meta ":=": expected key=value or key:=<json>$/],
     [['create', 'Other', '--meta', ':={"a":1}'], /^error: invalid --meta ":=\{"a":1\}": expected key=value or key:=<json>$/],
