@@ -41,6 +41,8 @@ describe('empty ids and keys, numbers JSON cannot hold', () => {
       ['create', 'Other', '--meta', 'ids:=[1, -123456789012345678901]'],
       /^error: invalid --meta "ids:=\[1, -123456789012345678901\]": -123456789012345678901 is a whole number too large/,
     ],
+    [['import', ''], /^error: the input file name is empty: name a file, or - for stdin$/],
+    [['import', ' '], /^error: the input file name is empty: name a file, or - for stdin$/],
     [['update', '1', '--meta', ':=1'], /^error: invalid --meta ":=1": expected key=value or key:=<json>$/],
     [['update', '1', '--meta', ':='], /^error: invalid --meta ":=": expected key=value or key:=<json>$/],
     [['create', 'Other', '--meta', ':={"a":1}'], /^error: invalid --meta ":=\{"a":1\}": expected key=value or key:=<json>$/],

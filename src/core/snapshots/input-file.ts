@@ -28,6 +28,8 @@ const close = promisify(fs.close);
  */
 export async function readInputFile(file: string, opts: { cwd?: string | undefined; maxBytes?: number } = {}): Promise<string> {
   const maxBytes = opts.maxBytes ?? MAX_IMPORT_BYTES;
+  // `import ""` (an empty variable) would open the working directory: name what was meant.
+  if (file.trim() === '') throw new TasksError('usage', 'the input file name is empty: name a file, or - for stdin');
   let fd: number;
   try {
     fd = await open(opts.cwd === undefined ? file : path.resolve(opts.cwd, file), fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
