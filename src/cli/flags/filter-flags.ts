@@ -46,7 +46,7 @@ export function addFilterOptions(command: Command, flags: readonly FilterFlag[])
 /** The filter the flags ask for; flags that contradict each other are a usage error. */
 export function filterFrom(opts: FilterOptions, me: Me): TaskFilter {
   const filter: TaskFilter = {
-    statuses: parseStatusList(opts.status),
+    statuses: parseStatusList('--status', opts.status),
     owner: requireOwner('--owner', opts.owner, me),
     unowned: Boolean(opts.unowned),
     includeInternal: Boolean(opts.all),

@@ -7,9 +7,14 @@ import { parseTaskId } from '../../core/store/ids.js';
 import type { Status } from '../../core/store/schema.js';
 import { parseStatus } from '../../core/store/status-words.js';
 
-/** `--status pending,in_progress` or repeated flags. */
-export function parseStatusList(raw: readonly string[] | undefined): Status[] | undefined {
+/**
+ * `--status pending,in_progress` or repeated flags. A value naming no status (`--if-status ""`,
+ * an empty variable) is a usage error: as a filter or a precondition it would match nothing.
+ */
+export function parseStatusList(name: string, raw: readonly string[] | undefined): Status[] | undefined {
   if (!raw || raw.length === 0) return undefined;
+  for (const value of raw)
+    if (value.split(',').every((s) => s.trim() === '')) throw new TasksError('usage', `${name} needs at least one status`);
   return raw
     .flatMap((r) => r.split(','))
     .filter((s) => s.trim() !== '')

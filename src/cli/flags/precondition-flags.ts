@@ -19,7 +19,7 @@ export function addPreconditionOptions(cmd: Command): Command {
 
 export function preconditionsFrom(opts: PreconditionOptions, me: Me): Preconditions | undefined {
   const pre: Preconditions = {
-    status: parseStatusList(opts.ifStatus),
+    status: parseStatusList('--if-status', opts.ifStatus),
     owner: requireOwner('--if-owner', opts.ifOwner, me),
     unowned: Boolean(opts.ifUnowned),
   };
