@@ -135,3 +135,43 @@ describe('import of a number too large for JSON', () => {
     expect(fs.readdirSync(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')])).toEqual(before);
   });
 });
+
+/**
+ * An option's value that is another option of the command (`--owner $WHO --no-notify` with WHO
+ * empty and unquoted): the option was given no value, and the next flag would be written as
+ * the owner, the subject or the agent. A usage error, nothing written.
+ */
+describe('an option given another option as its value', () => {
+  const files = (config: string) => {
+    const dir = path.join(config, 'tasks', 'x');
+    return Object.fromEntries(fs.readdirSync(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
+  };
+
+  it.each([
+    [['update', '1', '--owner', '--no-notify'], '--owner', '--no-notify'],
+    [['update', '1', '--subject', '--no-hooks'], '--subject', '--no-hooks'],
+    [['create', 'Other', '--owner', '--no-hooks'], '--owner', '--no-hooks'],
+    [['create', 'Other', '-d', '--no-notify'], '-d, --description', '--no-notify'],
+    [['claim', '1', '--as', '--start'], '--as', '--start'],
+    [['update', '1', '--meta', 'k=v', '--active-form', '--if-unowned'], '--active-form', '--if-unowned'],
+    [['update', '1', '--if-owner', '--if-unowned', '--subject', 'New'], '--if-owner', '--if-unowned'],
+  ])('tasks %j: exit 2, one line, nothing written', (args, option, value) => {
+    const config = tempConfig();
+    expect(run(config, ['-l', 'x', 'create', 'Fix'], { cwd: os.tmpdir() }).code).toBe(0);
+    const before = files(config);
+    const r = run(config, ['-l', 'x', ...args], { cwd: os.tmpdir() });
+    const flag = option.split(', ').at(-1) as string;
+    expect(r.stderr.trim()).toBe(`error: ${flag} was given no value: "${value}" is an option (an empty variable before it?)`);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(files(config)).toEqual(before);
+  });
+
+  it('a value that only starts like an option is a value: --subject "--verbose breaks the build"', () => {
+    const config = tempConfig();
+    expect(run(config, ['-l', 'x', 'create', 'Fix'], { cwd: os.tmpdir() }).code).toBe(0);
+    const r = run(config, ['-l', 'x', 'update', '1', '--subject', '--verbose breaks the build'], { cwd: os.tmpdir() });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(config, 'tasks', 'x', '1.json'), 'utf8')).subject).toBe('--verbose breaks the build');
+  });
+});

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
 import { statusFromWord } from '../../core/store/status-words.js';
 import { DURATION_HELP } from '../flags/duration-flags.js';
+import { refuseOptionsAsValues } from '../flags/option-values.js';
 import type { Context } from '../runtime/context.js';
 import { commandIndexIn, commandNameIn, registerCommands } from './index.js';
 import { VERSION } from './version.js';
@@ -49,6 +50,7 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
   ctx.attach(program);
   await registerCommands(program, ctx, argv);
   refuseRepeats(program);
+  refuseOptionsAsValues(program);
   program.addHelpText(
     'after',
     `
