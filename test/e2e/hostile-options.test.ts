@@ -175,3 +175,27 @@ describe('an option given another option as its value', () => {
     expect(JSON.parse(fs.readFileSync(path.join(config, 'tasks', 'x', '1.json'), 'utf8')).subject).toBe('--verbose breaks the build');
   });
 });
+
+/**
+ * `use` writes a project's settings file back whole: a number JSON.parse cannot keep (a user's
+ * `1e999`, a 20-digit id) would come back as null or as another number. The file is left as it is.
+ */
+describe('use on a settings file holding a number it cannot write back', () => {
+  it.each([
+    ['"limit": 1e999', 'null'],
+    ['"build": 12345678901234567890', '12345678901234567000'],
+  ])('%s: exit 2, one line, the file unchanged', (entry) => {
+    const config = tempConfig();
+    const project = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-use-number-'));
+    fs.mkdirSync(path.join(project, '.claude'));
+    const file = path.join(project, '.claude', 'settings.local.json');
+    const text = `{\n  ${entry},\n  "env": {"FOO": "1"}\n}\n`;
+    fs.writeFileSync(file, text);
+    const r = run(config, ['use', 'x'], { cwd: project });
+    expect(r.stderr.trim()).toMatch(
+      /^error: .*settings\.local\.json holds a number that would not be written back as it is \(.*\); tasks leaves it as it is$/,
+    );
+    expect(r.code).toBe(2);
+    expect(fs.readFileSync(file, 'utf8')).toBe(text);
+  });
+});

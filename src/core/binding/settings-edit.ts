@@ -1,4 +1,5 @@
 import { TasksError } from '../base/errors.js';
+import { holdsOnlyFiniteNumbers, inexactInteger } from '../base/finite-json.js';
 import { MAX_JSON_DEPTH, nestingExceeds } from '../base/json-depth.js';
 
 /**
@@ -31,6 +32,7 @@ export function editEnv(text: string | undefined, file: string, key: string, val
   const has = Object.hasOwn(vars, key);
   const previous = has ? vars[key] : undefined;
   if (value === undefined ? !has : has && previous === value) return { text: text ?? '', changed: false, previous };
+  refuseLossyNumbers(text, settings, file);
   if (value === undefined) delete vars[key];
   else vars[key] = value;
   // A binding removed from an env object that held nothing else leaves no empty "env" behind.
@@ -61,6 +63,21 @@ function parseSettings(text: string | undefined, file: string): Record<string, u
     });
   }
   return value as Record<string, unknown>;
+}
+
+/**
+ * The file is written back whole, so a number JSON.parse could not keep (`1e999` comes back as
+ * null, `12345678901234567890` as ...7000) would change a setting that is none of ours.
+ */
+function refuseLossyNumbers(text: string | undefined, settings: Record<string, unknown>, file: string): void {
+  const inexact = text === undefined ? undefined : inexactInteger(text.replace(/^\uFEFF/, ''));
+  const lost = !holdsOnlyFiniteNumbers(settings)
+    ? 'one too large for JSON would become null'
+    : inexact && `${inexact.literal} would become ${inexact.written}`;
+  if (lost)
+    throw new TasksError('usage', `${file} holds a number that would not be written back as it is (${lost}); tasks leaves it as it is`, {
+      hint: 'write the number as a string, or set the binding by hand',
+    });
 }
 
 /** Serialize in the style of `original`: its indent unit, one line if it was one, its final newline, its BOM and line ends. */
