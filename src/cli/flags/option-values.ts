@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { TasksError } from '../../core/base/errors.js';
+import { optionAsValue } from '../runtime/option-as-value.js';
 
 /**
  * An option that takes a value, given another option of its command as it (`--owner $WHO
@@ -24,9 +24,4 @@ function refuseIn(command: Command): void {
     });
   }
   for (const sub of command.commands) refuseIn(sub);
-}
-
-/** The error for `--owner --no-notify`; the host check (remote/usage-check.ts) says it in the same words. */
-export function optionAsValue(option: string, value: string): TasksError {
-  return new TasksError('usage', `${option} was given no value: "${value}" is an option (an empty variable before it?)`);
 }

@@ -13,7 +13,7 @@
 import { TasksError } from '../../core/base/errors.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { parseStatus } from '../../core/store/status-words.js';
-import { optionAsValue } from '../flags/option-values.js';
+import { optionAsValue } from '../runtime/option-as-value.js';
 import { isHostWord, isVersionWord, programTakes, WITH_VALUE } from './host-argv.js';
 import type { UsageSpec } from './usage-spec.js';
 
@@ -199,7 +199,7 @@ function parseOptions(args: readonly string[], options: readonly UsageOption[], 
       throw new Refused(`option '${option.flags}' argument '${value}' is invalid. Allowed choices are ${option.choices.join(', ')}.`);
     // The program's own parsers refuse only a second value (program.ts `once`); a command's may refuse any.
     if (option.parsed && !isRoot) throw new Unsure();
-    // A command's own option as the value (`--owner --no-notify`): refused after commander's checks (flags/option-values.ts).
+    // A command's own option as the value (`--owner --no-notify`): refused after commander's checks, as flags/option-values.ts does.
     if (!isRoot && find(value) !== undefined) throw optionAsValue(option.long ?? option.flags, value);
   };
   let group: string | undefined;
