@@ -199,3 +199,13 @@ describe('use on a settings file holding a number it cannot write back', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(text);
   });
 });
+
+describe('an empty active form', () => {
+  it('create --active-form "" writes none, as update --active-form "" removes it', () => {
+    const config = tempConfig();
+    const r = run(config, ['-l', 'x', 'create', 'Fix', '--active-form', ''], { cwd: os.tmpdir() });
+    expect(r.code).toBe(0);
+    const task = JSON.parse(fs.readFileSync(path.join(config, 'tasks', 'x', '1.json'), 'utf8'));
+    expect(Object.keys(task)).toEqual(['id', 'subject', 'description', 'status', 'blocks', 'blockedBy']);
+  });
+});

@@ -44,7 +44,8 @@ export function registerCreate(program: Command, ctx: Context): void {
       const input = {
         subject: requireText('subject', subject) as string,
         description: opts.description ?? '',
-        activeForm: opts.activeForm,
+        // "" is none, as `update --active-form ""` removes it: an empty spinner text is no active form.
+        activeForm: opts.activeForm === '' ? undefined : opts.activeForm,
         owner: requireOwner('--owner', opts.owner, ctx),
         status: opts.status === undefined ? undefined : parseStatus(opts.status),
         blockedBy: parseIdOption('--blocked-by', opts.blockedBy) ?? [],
