@@ -99,6 +99,11 @@ describe('id list options given no id', () => {
     [['update', '1', '--add-blocks', '2', '--add-blocks', ' '], /^error: --add-blocks needs at least one task id$/],
     [['block', '1', '--by', '2', '--by', ''], /^error: --by needs at least one task id$/],
     [['unblock', '1', '--by', '2', '--by', ''], /^error: --by needs at least one task id \(leave --by out to remove every blocker\)$/],
+    // "$A,$B" with one of them empty: the dependency it named is lost all the same.
+    [['create', 'Other', '--blocked-by', '1,,2'], /^error: --blocked-by "1,,2" holds an empty id \(an empty variable\?\)$/],
+    [['create', 'Other', '--blocks', ',2'], /^error: --blocks ",2" holds an empty id \(an empty variable\?\)$/],
+    [['update', '1', '--add-blocked-by', '2,'], /^error: --add-blocked-by "2," holds an empty id \(an empty variable\?\)$/],
+    [['block', '1', '--by', '2, '], /^error: --by "2, " holds an empty id \(an empty variable\?\)$/],
   ])('tasks %j: exit 2, one line, nothing written', (args, message) => {
     const config = list();
     const before = files(config);

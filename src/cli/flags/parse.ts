@@ -35,13 +35,19 @@ export function parseIds(raw: readonly string[] | undefined): string[] {
 
 /**
  * The ids of an option that takes them (`--blocked-by 2,3`, repeatable). Each value given must
- * name at least one: `--blocked-by "$DEP"` with DEP empty asked for a dependency and named
- * none, so it is a usage error rather than a task made or changed without it.
+ * name at least one, and no empty one between its commas: `--blocked-by "$DEP"` with DEP
+ * empty asked for a dependency and named none, so it is a usage error rather than a task
+ * made or changed without it.
  */
 export function parseIdOption(name: string, raw: readonly string[] | undefined, hint = ''): string[] | undefined {
   if (raw === undefined) return undefined;
-  for (const value of raw)
-    if (value.split(',').every((s) => s.trim() === '')) throw new TasksError('usage', `${name} needs at least one task id${hint}`);
+  for (const value of raw) {
+    const items = value.split(',');
+    if (items.every((s) => s.trim() === '')) throw new TasksError('usage', `${name} needs at least one task id${hint}`);
+    // `"$A,$B"` with one of them empty names one dependency fewer than the script meant.
+    if (items.some((s) => s.trim() === ''))
+      throw new TasksError('usage', `${name} ${JSON.stringify(value)} holds an empty id (an empty variable?)`);
+  }
   return parseIds(raw);
 }
 
