@@ -13,8 +13,7 @@ import { parseStatus } from '../../core/store/status-words.js';
  */
 export function parseStatusList(name: string, raw: readonly string[] | undefined): Status[] | undefined {
   if (!raw || raw.length === 0) return undefined;
-  for (const value of raw)
-    if (value.split(',').every((s) => s.trim() === '')) throw new TasksError('usage', `${name} needs at least one status`);
+  for (const value of raw) if (namesNone(value)) throw new TasksError('usage', `${name} needs at least one status`);
   return raw
     .flatMap((r) => r.split(','))
     .filter((s) => s.trim() !== '')
@@ -42,14 +41,18 @@ export function parseIds(raw: readonly string[] | undefined): string[] {
 export function parseIdOption(name: string, raw: readonly string[] | undefined, hint = ''): string[] | undefined {
   if (raw === undefined) return undefined;
   for (const value of raw) {
-    const items = value.split(',');
-    if (items.every((s) => s.trim() === '')) throw new TasksError('usage', `${name} needs at least one task id${hint}`);
+    if (namesNone(value)) throw new TasksError('usage', `${name} needs at least one task id${hint}`);
     // `"$A,$B"` with one of them empty names one dependency fewer than the script meant.
-    if (items.some((s) => s.trim() === ''))
+    if (value.split(',').some(blank))
       throw new TasksError('usage', `${name} ${JSON.stringify(value)} holds an empty id (an empty variable?)`);
   }
   return parseIds(raw);
 }
+
+const blank = (item: string) => item.trim() === '';
+
+/** A comma-separated value with nothing between its commas (`""`, `,`, an empty variable). */
+const namesNone = (value: string) => value.split(',').every(blank);
 
 /**
  * `--meta key=value` sets a string; `--meta key:=<json>` sets any JSON value
