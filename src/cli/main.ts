@@ -3,6 +3,7 @@ import { plainRead } from './read-path/plain-read.js';
 import { type HostArgv, hostArgv, SERVE_COMMAND } from './remote/host-argv.js';
 import { relayInput, relayStreams, takeRelayView } from './remote/relay.js';
 import type { RunHandle } from './run.js';
+import { endWhenIdle } from './runtime/end-when-idle.js';
 import { EXIT } from './runtime/exit-codes.js';
 import { standardError, standardInput, standardOutput } from './runtime/fd-output.js';
 import { IO } from './runtime/io.js';
@@ -51,6 +52,7 @@ async function main(argv: string[]): Promise<void> {
     });
   }
   handleInterrupts(() => current);
+  endWhenIdle();
   const env = process.env;
   // Run for a command typed on another machine (tasks -H there): name it in errors, and answer a read as a run there would (remote/relay.ts).
   const relay = takeRelayView(env);
