@@ -115,6 +115,49 @@ describe('id list options given no id', () => {
   });
 });
 
+/**
+ * Task ids given as arguments with an empty one between their commas (`delete "$A,$B"` with B
+ * empty) or an argument that is empty: fewer tasks named than the script meant, refused as the
+ * id options refuse it rather than acting on the others (or, for release, on every task of --owner).
+ */
+describe('id arguments holding an empty id', () => {
+  const tree = (config: string) => {
+    const root = path.join(config, 'tasks');
+    return Object.fromEntries(
+      fs.readdirSync(root, { recursive: true, encoding: 'utf8' }).map((f) => {
+        const file = path.join(root, f);
+        return [f, fs.statSync(file).isFile() ? fs.readFileSync(file, 'utf8') : 'dir'];
+      }),
+    );
+  };
+  const lists = () => {
+    const config = tempConfig();
+    for (const list of ['x', 'y'])
+      for (const subject of ['Fix', 'Test']) expect(run(config, ['-l', list, 'create', subject], { cwd: os.tmpdir() }).code).toBe(0);
+    expect(run(config, ['-l', 'x', 'update', '1', '--owner', 'w'], { cwd: os.tmpdir() }).code).toBe(0);
+    return config;
+  };
+
+  it.each([
+    [['delete', '-y', '1,,2'], /^error: delete "1,,2" holds an empty id \(an empty variable\?\)$/],
+    [['delete', '-y', '2,'], /^error: delete "2," holds an empty id \(an empty variable\?\)$/],
+    [['delete', '-y', '1', ''], /^error: delete "" holds an empty id \(an empty variable\?\)$/],
+    [['delete', '-y', '--dry-run', ',1'], /^error: delete ",1" holds an empty id \(an empty variable\?\)$/],
+    [['release', '1,'], /^error: release "1," holds an empty id \(an empty variable\?\)$/],
+    [['release', '', '--owner', 'w'], /^error: release "" holds an empty id \(an empty variable\?\)$/],
+    [['carry', '--from', 'y', '1,,2'], /^error: carry "1,,2" holds an empty id \(an empty variable\?\)$/],
+    [['carry', '--from', 'y', ''], /^error: carry "" holds an empty id \(an empty variable\?\)$/],
+  ])('tasks %j: exit 2, one line, nothing changed', (args, message) => {
+    const config = lists();
+    const before = tree(config);
+    const r = run(config, ['-l', 'x', ...args], { cwd: os.tmpdir() });
+    expect(r.stderr.trim()).toMatch(message);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(tree(config)).toEqual(before);
+  });
+});
+
 /** An input file with a number JSON cannot write: refused as --meta n:=1e999 is, not imported as null. */
 describe('import of a number too large for JSON', () => {
   it.each([

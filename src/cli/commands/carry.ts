@@ -3,7 +3,7 @@ import { carryWork } from '../../core/carry/carry-run.js';
 import { taskFileTimes } from '../../core/store/task-times.js';
 import { carryJson, carryWarnings, renderCarry, renderCarrySummary } from '../../render/carry-report.js';
 import { renderJson } from '../../render/json.js';
-import { collect, parseIds } from '../flags/parse.js';
+import { collect, parseIdArguments } from '../flags/parse.js';
 import type { Context } from '../runtime/context.js';
 import { withInterrupt } from '../runtime/interrupt.js';
 
@@ -55,7 +55,7 @@ Examples:
   tasks carry --json | jq '.from[].ids'`,
     )
     .action(async (rawIds: string[], opts: CarryOptions) => {
-      const ids = rawIds.length > 0 ? parseIds(rawIds) : undefined;
+      const ids = rawIds.length > 0 ? parseIdArguments('carry', rawIds) : undefined;
       const dryRun = Boolean(opts.dryRun);
       const choice = ctx.list(true, { creates: true, dryRun });
       const outcome = await withInterrupt((signal) =>

@@ -6,7 +6,7 @@ import { renderDeleted, renderDeleteQuestion, renderWouldDelete } from '../../re
 import { renderJson } from '../../render/json.js';
 import { type TaskJson, taskJson } from '../../render/task-json.js';
 import { AS_HELP } from '../flags/actor-flags.js';
-import { parseIds } from '../flags/parse.js';
+import { parseIdArguments } from '../flags/parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, preconditionsFrom } from '../flags/precondition-flags.js';
 import { BatchErrors } from '../runtime/batch-errors.js';
 import type { Context } from '../runtime/context.js';
@@ -39,9 +39,9 @@ export function registerDelete(program: Command, ctx: Context): void {
       `\n${PRECONDITION_HELP} Each id is checked on its own.\n\nExamples:\n  tasks delete 3          asks first in a terminal; -y does not\n  tasks delete 3 4 5 --dry-run\n  tasks delete 7 --if-status pending --if-unowned`,
     )
     .action(async (rawIds: string[], opts: DeleteOptions) => {
-      const ids = parseIds(rawIds);
-      // `delete ""` (an empty variable in a script): nothing was named, which is no success.
-      if (ids.length === 0) throw new TasksError('usage', 'delete needs at least one task id');
+      // `delete ""` (an empty variable in a script): nothing was named, which is no success;
+      // `delete "$A,$B"` with B empty deletes nothing either, rather than A alone.
+      const ids = parseIdArguments('delete', rawIds, true);
       const preconditions = preconditionsFrom(opts, ctx);
       const { id: listId, dir } = ctx.list(true, { dryRun: opts.dryRun });
       if (!opts.dryRun && !opts.yes && !ctx.io.json && ctx.io.canAsk) {

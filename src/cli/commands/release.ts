@@ -13,7 +13,7 @@ import {
 } from '../../render/release-lines.js';
 import { type TaskJson, taskJson } from '../../render/task-json.js';
 import { AS_HELP } from '../flags/actor-flags.js';
-import { parseIds, requireOwner } from '../flags/parse.js';
+import { parseIdArguments, requireOwner } from '../flags/parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, preconditionsFrom } from '../flags/precondition-flags.js';
 import { BatchErrors } from '../runtime/batch-errors.js';
 import { type Context, usage } from '../runtime/context.js';
@@ -70,7 +70,7 @@ Examples:
     )
     .action(async (rawIds: string[], opts: ReleaseOptions) => {
       const owner = requireOwner('--owner', opts.owner, ctx);
-      const ids = parseIds(rawIds);
+      const ids = parseIdArguments('release', rawIds);
       if (opts.gone) return releaseGone(ctx, opts, ids, owner);
       if (opts.dryRun) throw usage('--dry-run goes with --gone');
       if (opts.force) throw usage('--force goes with --gone');

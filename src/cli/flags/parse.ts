@@ -49,6 +49,21 @@ export function parseIdOption(name: string, raw: readonly string[] | undefined, 
   return parseIds(raw);
 }
 
+/**
+ * The task ids a command takes as arguments (`delete 3 4`, `release "$A,$B"`). An argument that
+ * is empty, or holds an empty id between its commas, names fewer tasks than the script meant:
+ * a usage error, as for the id options, rather than acting on the others (or, for `release
+ * "$ID" --owner w`, on every task of w). `required`: given nothing at all (`delete ""`), the
+ * command says it needs an id.
+ */
+export function parseIdArguments(command: string, raw: readonly string[], required = false): string[] {
+  if (required && raw.every(namesNone)) throw new TasksError('usage', `${command} needs at least one task id`);
+  for (const value of raw)
+    if (value.split(',').some(blank))
+      throw new TasksError('usage', `${command} ${JSON.stringify(value)} holds an empty id (an empty variable?)`);
+  return parseIds(raw);
+}
+
 const blank = (item: string) => item.trim() === '';
 
 /** A comma-separated value with nothing between its commas (`""`, `,`, an empty variable). */
