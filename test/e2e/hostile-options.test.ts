@@ -77,6 +77,32 @@ describe('metadata keys holding a colon', () => {
   });
 });
 
+/** `--meta " k=1"` sets k (the key trimmed); `--unset-meta " k"` names the same key, never another one. */
+describe('metadata keys with blanks around them', () => {
+  const metadata = (config: string) => JSON.parse(fs.readFileSync(path.join(config, 'tasks', 'x', '1.json'), 'utf8')).metadata;
+
+  it('--unset-meta " k" removes the key --meta " k=1" set', () => {
+    const config = tempConfig();
+    expect(run(config, ['-l', 'x', 'create', 'Fix'], { cwd: os.tmpdir() }).code).toBe(0);
+    expect(run(config, ['-l', 'x', 'update', '1', '--meta', ' k=1', '--meta', 'other=2'], { cwd: os.tmpdir() }).code).toBe(0);
+    expect(metadata(config)).toEqual({ k: '1', other: '2' });
+    const r = run(config, ['-l', 'x', 'update', '1', '--unset-meta', ' k'], { cwd: os.tmpdir() });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(metadata(config)).toEqual({ other: '2' });
+  });
+
+  it('--meta k=v with --unset-meta " k" is the same key set and removed: exit 2, nothing written', () => {
+    const config = tempConfig();
+    expect(run(config, ['-l', 'x', 'create', 'Fix', '--meta', 'k=1'], { cwd: os.tmpdir() }).code).toBe(0);
+    const before = fs.readFileSync(path.join(config, 'tasks', 'x', '1.json'), 'utf8');
+    const r = run(config, ['-l', 'x', 'update', '1', '--meta', 'k=2', '--unset-meta', ' k '], { cwd: os.tmpdir() });
+    expect(r.stderr.trim()).toBe('error: --meta k and --unset-meta k given together: give one');
+    expect(r.code).toBe(2);
+    expect(fs.readFileSync(path.join(config, 'tasks', 'x', '1.json'), 'utf8')).toBe(before);
+  });
+});
+
 describe('id list options given no id', () => {
   const files = (config: string) => {
     const dir = path.join(config, 'tasks', 'x');

@@ -28,9 +28,11 @@ export function patchFrom(opts: PatchFlags, me: Me): TaskPatch {
   if (opts.owner === false) patch.owner = null;
   else if (typeof opts.owner === 'string') patch.owner = requireOwner('--owner', opts.owner, me) as string;
   const meta = parseMeta(opts.meta) ?? {};
-  for (const key of opts.unsetMeta ?? []) {
+  for (const raw of opts.unsetMeta ?? []) {
     // No key can be set blank (`--meta =v` is refused): none is removed so either.
-    if (key.trim() === '') throw new TasksError('usage', `invalid --unset-meta "${key}": expected a metadata key`);
+    if (raw.trim() === '') throw new TasksError('usage', `invalid --unset-meta "${raw}": expected a metadata key`);
+    // Trimmed as --meta trims it: `--meta " k=1"` set k, so `--unset-meta " k"` removes k.
+    const key = raw.trim();
     // `--meta k=v --unset-meta k`: the same key set and removed; the removal won without a word.
     if (Object.hasOwn(meta, key) && meta[key] !== null)
       throw new TasksError('usage', `--meta ${key} and --unset-meta ${key} given together: give one`);
