@@ -51,8 +51,7 @@ describe('lists: only folders agents can use', () => {
   });
 });
 
-// Each test waits out the retries on a lock nobody can take (about 2.6 s), on a list of
-// its own: they wait side by side.
+// A lock nobody can take (a file where its folder belongs), on a list of each test's own.
 describe.concurrent('claim --next: a ready task whose lock cannot be had is passed over', () => {
   it('claims the next ready task when the lowest one has an unusable lock, and says so', async () => {
     const config = tempConfig();
@@ -64,19 +63,19 @@ describe.concurrent('claim --next: a ready task whose lock cannot be had is pass
     const r = await runAsync(config, ['-l', 'l', 'claim', '--next', '--as', 'w']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('2\n');
-    expect(r.stderr).toMatch(/^warning: passed over task #1: .*1\.json\.lock is not a directory.*\n$/);
+    expect(r.stderr).toMatch(/^warning: passed over task #1: .*1\.json\.lock is not a folder.*\n$/);
     expect(readJson(path.join(list, '2.json'))).toMatchObject({ owner: 'w' });
     expect(readJson(path.join(list, '1.json'))).not.toHaveProperty('owner');
   });
 
-  it('exits 5 when every ready task is locked', async () => {
+  it('exits 1 when every ready task has a lock nobody can take: a retry cannot help (not 5, busy)', async () => {
     const config = tempConfig();
     const list = path.join(config, 'tasks', 'l');
     writeTask(list, task('1', 'one'));
     fs.writeFileSync(path.join(list, '1.json.lock'), '');
     // The binary: claims that wait on locks run side by side, each in a process.
     const r = await runAsync(config, ['-l', 'l', 'claim', '--next', '--as', 'w']);
-    expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(/1\.json\.lock is not a directory/);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: task #1 cannot be locked: .*1\.json\.lock is not a folder, .*; remove it by hand/);
   });
 });

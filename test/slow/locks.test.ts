@@ -93,6 +93,24 @@ describe.concurrent('locks left behind, locks held', () => {
     }
   });
 
+  it('claim --next with one ready task held by a live process and the other a file for a lock: exit 5, a retry may help', async () => {
+    const config = tempConfig();
+    const list = path.join(config, 'tasks', 'l');
+    writeTask(list, t('1'));
+    writeTask(list, t('2'));
+    fs.writeFileSync(path.join(list, '1.json.lock'), '');
+    const holder = await holdLock(path.join(list, '2.json'), 60_000);
+    try {
+      const r = await runAsync(config, ['-l', 'l', 'claim', '--next', '--as', 'w']);
+      expect(r.code).toBe(5);
+      expect(r.stderr).toMatch(/^error: task #2 is locked by another process \(2\.json\.lock; its holder is alive/m);
+      expect(readJson(path.join(list, '1.json'))).not.toHaveProperty('owner');
+      expect(readJson(path.join(list, '2.json'))).not.toHaveProperty('owner');
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  });
+
   it('a stale lock with a file inside cannot be broken: exit 5 after the retries, with the reason', async () => {
     const config = tempConfig();
     const list = path.join(config, 'tasks', 'l');

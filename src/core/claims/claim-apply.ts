@@ -1,5 +1,6 @@
 import { TasksError } from '../base/errors.js';
 import { indexTasks } from '../graph/blockers.js';
+import { isLockNotAFolder } from '../locks/lock-acquire.js';
 import { withListLock } from '../locks/locks.js';
 import { isTaskId } from '../store/ids.js';
 import { readList } from '../store/list-read.js';
@@ -163,13 +164,15 @@ export async function claimNext(listDir: string, agent: string, req: ClaimNextRe
     // unusable) is passed over for the next one: it is no reason to take nothing.
     const passedOver: PassedOver[] = [];
     let firstBusy: TasksError | undefined;
+    let firstUnusable: TasksError | undefined;
     for (const candidate of candidates) {
       let result: ClaimResult;
       try {
         result = await attempt(listDir, candidate.id, agent, req);
       } catch (err) {
-        if (!(err instanceof TasksError && err.code === 'busy')) throw err;
-        firstBusy ??= err;
+        if (isLockNotAFolder(err)) firstUnusable ??= err;
+        else if (err instanceof TasksError && err.code === 'busy') firstBusy ??= err;
+        else throw err;
         passedOver.push({ id: candidate.id, reason: err.message });
         continue;
       }
@@ -177,8 +180,10 @@ export async function claimNext(listDir: string, agent: string, req: ClaimNextRe
       // The busy check only fails for reasons that hold for every candidate.
       if (result.reason === 'agent_busy') return result;
     }
-    // Every candidate left was locked: that is busy (exit 5, retry), not "none ready".
+    // Every candidate left was locked: that is busy (exit 5, retry), not "none ready"; when
+    // no lock was held but only unusable ones were met, a retry cannot help: that error.
     if (firstBusy) throw firstBusy;
+    if (firstUnusable) throw firstUnusable;
     return undefined;
   });
 }

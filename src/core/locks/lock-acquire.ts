@@ -82,6 +82,25 @@ function seconds(ms: number): number {
   return Math.max(0, Math.round(ms / 1000));
 }
 
+/**
+ * A file (or anything but a folder) where a lock's folder belongs: proper-lockfile can neither
+ * take that lock (its mkdir fails) nor break it (its rmdir fails), and agents never make one,
+ * so no wait or retry gets past it. Not `busy` (exit 5, "safe to retry") but `corrupt`, as a
+ * lock path that is a symbolic link is: a file in the way that someone must remove.
+ */
+export function lockNotAFolder(what: string, lockDir: string): TasksError {
+  return new TasksError(
+    'corrupt',
+    `${what} cannot be locked: ${lockDir} is not a folder, so nobody can take or break that lock; remove it by hand (tasks check reports it)`,
+    { hint: 'a lock is a folder its holder makes and removes', details: { lock: lockDir, reason: 'not_a_directory' } },
+  );
+}
+
+/** The error of lockNotAFolder: `claim --next` passes such a task over, as one whose lock is held. */
+export function isLockNotAFolder(err: unknown): err is TasksError {
+  return err instanceof TasksError && err.code === 'corrupt' && err.details?.reason === 'not_a_directory';
+}
+
 type Lockfile = { lock(file: string, options: LockOptions): Promise<() => Promise<void>> };
 
 /**
@@ -102,16 +121,14 @@ export async function acquireLock(lockfile: Lockfile, target: string, options: L
       return await lockfile.lock(target, options);
     } catch (err) {
       const code = errnoCode(err);
-      if (code === 'ENOTEMPTY' || code === 'ENOTDIR' || code === 'EEXIST') {
-        // proper-lockfile found the lock stale but could not remove it.
-        throw new TasksError(
-          'busy',
-          `${what} cannot be locked: ${lockName} is stale but ${code === 'ENOTEMPTY' ? 'not empty' : 'not a directory'}, so nobody can break it`,
-          {
-            hint: `inspect and remove ${lockDir} by hand (tasks check reports it)`,
-            details: { lock: lockDir, reason: code === 'ENOTEMPTY' ? 'not_empty' : 'not_a_directory' },
-          },
-        );
+      // proper-lockfile found the lock stale but could not remove it: a file (rmdir said ENOTDIR)...
+      if (code === 'ENOTDIR') throw lockNotAFolder(what, lockDir);
+      // ...or a folder with something in it (ENOTEMPTY; EEXIST on some systems).
+      if (code === 'ENOTEMPTY' || code === 'EEXIST') {
+        throw new TasksError('busy', `${what} cannot be locked: ${lockName} is stale but not empty, so nobody can break it`, {
+          hint: `inspect and remove ${lockDir} by hand (tasks check reports it)`,
+          details: { lock: lockDir, reason: 'not_empty' },
+        });
       }
       if (code !== 'ELOCKED') throw err;
     }
@@ -119,12 +136,8 @@ export async function acquireLock(lockfile: Lockfile, target: string, options: L
     const state = lockDirState(lockDir);
     if (state === undefined) continue; // released meanwhile: try again at once
     const ageMs = Math.max(0, now - state.mtimeMs);
-    if (!state.isDirectory) {
-      throw new TasksError('busy', `${what} cannot be locked: ${lockName} is not a directory, so nobody can take or break it`, {
-        hint: `inspect and remove ${lockDir} by hand (tasks check reports it)`,
-        details: { lock: lockDir, reason: 'not_a_directory' },
-      });
-    }
+    // Made meanwhile (withLock looks before the first try): no retry gets past it either.
+    if (!state.isDirectory) throw lockNotAFolder(what, lockDir);
     const aheadMs = datedAheadMs(state.mtimeMs, now);
     if (aheadMs > 0) {
       // Unchanged for the stale time while dated ahead: no live holder (future-lock.ts).

@@ -9,7 +9,7 @@ import { errnoCode, TasksError } from '../base/errors.js';
 import { missingTask } from '../store/missing-task.js';
 import { listNotAFolder } from '../store/not-a-folder.js';
 import { LIST_LOCK_TARGET, taskPath } from '../store/paths.js';
-import { acquireLock } from './lock-acquire.js';
+import { acquireLock, lockNotAFolder } from './lock-acquire.js';
 import { holdingLock, lockFs } from './lock-activity.js';
 
 /**
@@ -46,7 +46,10 @@ async function withLock<T>(
   // proper-lockfile stats the lock directory through links: a link there (looping, or to a
   // folder elsewhere) would fail with a raw errno or lock somewhere else. Agents never make one.
   const lockDir = options.lockfilePath ?? `${target}.lock`;
-  if (fs.lstatSync(lockDir, { throwIfNoEntry: false })?.isSymbolicLink()) {
+  const found = fs.lstatSync(lockDir, { throwIfNoEntry: false });
+  // A file in the lock folder's place: the retries (about 2.6 s) would only end in the same refusal.
+  if (found !== undefined && !found.isDirectory() && !found.isSymbolicLink()) throw lockNotAFolder(what, lockDir);
+  if (found?.isSymbolicLink()) {
     throw new TasksError(
       'corrupt',
       `${path.basename(lockDir)} in ${path.dirname(lockDir)} is a symbolic link; refusing to lock through it`,
