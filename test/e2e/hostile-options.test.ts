@@ -211,6 +211,65 @@ describe('import of a number too large for JSON', () => {
 });
 
 /**
+ * What `create` refuses, `import` refuses too: a task with an empty subject (agents cannot
+ * make one), and a whole number too large to be kept exactly (`"n": 12345678901234567890` would
+ * be written as 12345678901234567000, as `--meta n:=...` is refused for). One line naming
+ * the file, the task and the field; exit 2; nothing written.
+ */
+describe('import of a task create would refuse', () => {
+  const task = (id: string, extra = '', subject = `"task ${id}"`) =>
+    `{"id": "${id}", "subject": ${subject}, "description": "", "status": "pending", "blocks": [], "blockedBy": []${extra}}`;
+  const big = '12345678901234567890 is a whole number too large to be kept exactly \\(it would be written as 12345678901234567000\\)';
+
+  it.each([
+    ['an empty subject', `[${task('7', '', '""')}]`, 'item 1: subject: must not be empty'],
+    ['a blank subject, in JSON Lines', `${task('7')}\n${task('8', '', '"  "')}\n`, 'line 2: subject: must not be empty'],
+    ['one task alone with an empty subject', task('7', '', '""'), 'the task: subject: must not be empty'],
+    ['a 20-digit number in its metadata', `[${task('7', ', "metadata": {"n": 12345678901234567890}')}]`, `item 1: metadata: ${big}`],
+    [
+      'one deep in the second task',
+      `[${task('7')}, ${task('8', ', "metadata": {"a": [1, {"b": 12345678901234567890}]}')}]`,
+      `item 2: metadata: ${big}`,
+    ],
+    [
+      'one in a key of its own, in JSON Lines',
+      `${task('7')}\n${task('8', ', "estimate": -123456789012345678901')}\n`,
+      'line 2: estimate: -123456789012345678901 is a whole number too large to be kept exactly',
+    ],
+    ['a todo with empty content', '[{"content": "", "status": "pending", "activeForm": "Doing"}]', 'item 1: content: must not be empty'],
+    [
+      'a TodoWrite input with a blank todo',
+      '{"todos": [{"content": "a", "status": "pending", "activeForm": "A"}, {"content": " ", "status": "pending", "activeForm": "B"}]}',
+      'todos\\[1\\]\\.content: must not be empty',
+    ],
+  ])('%s: exit 2, one line, nothing written', (_what, text, message) => {
+    const config = tempConfig();
+    expect(run(config, ['-l', 'x', 'create', 'Fix'], { cwd: os.tmpdir() }).code).toBe(0);
+    const dir = path.join(config, 'tasks', 'x');
+    const before = fs.readdirSync(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]);
+    const input = path.join(config, 'in.json');
+    fs.writeFileSync(input, text);
+    const r = run(config, ['-l', 'x', 'import', input], { cwd: os.tmpdir() });
+    expect(r.stderr.trim()).toMatch(new RegExp(`^error: .*in\\.json: ${message}`));
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(fs.readdirSync(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')])).toEqual(before);
+  });
+
+  it('a large whole number kept exactly (2^53), and 20 digits as text, are imported as they are', () => {
+    const config = tempConfig();
+    const input = path.join(config, 'in.json');
+    fs.writeFileSync(input, `[${task('7', ', "metadata": {"n": 9007199254740992, "id": "12345678901234567890", "x": 1.5e300}')}]`);
+    const r = run(config, ['-l', 'x', 'import', input], { cwd: os.tmpdir() });
+    expect(r.stderr).not.toMatch(/error/);
+    expect(r.code).toBe(0);
+    const written = fs.readFileSync(path.join(config, 'tasks', 'x', '7.json'), 'utf8');
+    expect(JSON.parse(written).metadata).toEqual({ n: 9007199254740992, id: '12345678901234567890', x: 1.5e300 });
+  });
+});
+
+/**
  * An option's value that is another option of the command (`--owner $WHO --no-notify` with WHO
  * empty and unquoted): the option was given no value, and the next flag would be written as
  * the owner, the subject or the agent. A usage error, nothing written.

@@ -1,7 +1,7 @@
 /** Option parsers: every flag value is checked here, before anything touches the disk. */
 
 import { TasksError } from '../../core/base/errors.js';
-import { holdsOnlyFiniteNumbers, inexactInteger, TOO_LARGE_FOR_JSON } from '../../core/base/finite-json.js';
+import { holdsOnlyFiniteNumbers, inexactInteger, notKeptExactly, TOO_LARGE_FOR_JSON } from '../../core/base/finite-json.js';
 import { setOwn } from '../../core/base/own-key.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import type { Status } from '../../core/store/schema.js';
@@ -102,10 +102,7 @@ export function parseMeta(raw: readonly string[] | undefined): Record<string, un
       const inexact = inexactInteger(json[2]!);
       if (inexact) {
         const text = typeof value === 'number' ? `; for text, give ${key}=${json[2]!.trim()}` : '';
-        throw new TasksError(
-          'usage',
-          `invalid --meta "${item}": ${inexact.literal} is a whole number too large to be kept exactly (it would be written as ${inexact.written})${text}`,
-        );
+        throw new TasksError('usage', `invalid --meta "${item}": ${notKeptExactly(inexact)}${text}`);
       }
       set(key, value);
     } else if (plain && plain[1]!.trim() !== '') {

@@ -16,11 +16,47 @@ export const TOO_LARGE_FOR_JSON = 'a number too large for JSON (it would be writ
  * (`9007199254740993` parses as 9007199254740992), with what it would be written as; the
  * text must be valid JSON. Strings are passed over, so "12345678901234567890" is no number.
  */
-export function inexactInteger(json: string): { literal: string; written: string } | undefined {
-  for (const [token] of json.matchAll(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g)) {
-    if (!/^-?\d+$/.test(token)) continue;
-    const n = Number(token);
-    if (BigInt(token) !== BigInt(n)) return { literal: token, written: JSON.stringify(n) };
+export function inexactInteger(json: string): InexactInteger | undefined {
+  for (const [token] of json.matchAll(TOKENS)) {
+    if (isInexact(token)) return { literal: token, written: JSON.stringify(Number(token)) };
   }
   return undefined;
+}
+
+export interface InexactInteger {
+  literal: string;
+  written: string;
+}
+
+/** A JSON text's strings (passed over) and numbers. */
+const TOKENS = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+const isInexact = (token: string) => /^-?\d+$/.test(token) && BigInt(token) !== BigInt(Number(token));
+
+/** What a value refused for such a number is told (`--meta n:=...`, an imported task's key). */
+export function notKeptExactly(inexact: InexactInteger): string {
+  return `${inexact.literal} is a whole number too large to be kept exactly (it would be written as ${inexact.written})`;
+}
+
+/**
+ * inexactInteger, with where the number lies in the parsed value: the keys and indexes that
+ * lead to it (`["metadata", "n"]`), so that an error can name the item and the field. The
+ * text must be valid JSON.
+ */
+export function inexactIntegerAt(json: string): (InexactInteger & { path: Array<string | number> }) | undefined {
+  const first = inexactInteger(json);
+  if (first === undefined) return undefined;
+  // Parsed again with each such number turned into a string that says so, found by a walk.
+  const mark = '\u0000inexact whole number\u0000';
+  const marked = JSON.parse(json.replace(TOKENS, (token) => (isInexact(token) ? JSON.stringify(mark + token) : token))) as unknown;
+  const walk = (value: unknown, path: Array<string | number>): Array<string | number> | undefined => {
+    if (typeof value === 'string') return value === mark + first.literal ? path : undefined;
+    if (value === null || typeof value !== 'object') return undefined;
+    for (const [key, inner] of Object.entries(value)) {
+      const found = walk(inner, [...path, Array.isArray(value) ? Number(key) : key]);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return { ...first, path: walk(marked, []) ?? [] };
 }

@@ -1,4 +1,5 @@
 import { TasksError } from '../base/errors.js';
+import { inexactIntegerAt, notKeptExactly } from '../base/finite-json.js';
 import type { ImportFormatChoice, Snapshot } from './import-snapshot.js';
 import { snapshotFromStream, streamKind } from './import-stream.js';
 import { looksLikeTask, snapshotFromTasks } from './import-tasks-json.js';
@@ -20,9 +21,31 @@ export function parseImportText(text: string, choice: ImportFormatChoice): Snaps
   const body = text.replace(/^\uFEFF/, '');
   if (body.trim() === '') throw new TasksError('usage', 'the input is empty');
   const whole = tryJson(body);
-  if (whole.ok) return fromDocument(whole.value, choice);
+  if (whole.ok) {
+    const snapshot = fromDocument(whole.value, choice);
+    if (snapshot.format === 'tasks') refuseInexact(body, Array.isArray(whole.value) ? (i) => `item ${i + 1}` : undefined);
+    return snapshot;
+  }
   const lines = jsonLines(body, whole.error);
-  return fromLines(lines, choice);
+  const snapshot = fromLines(lines, choice);
+  if (snapshot.format === 'tasks') for (const [i, line] of body.split('\n').entries()) refuseInexact(line, undefined, `line ${i + 1}`);
+  return snapshot;
+}
+
+/**
+ * Tasks holding a whole number a JavaScript number cannot keep exactly (`"n":
+ * 12345678901234567890` parses as 12345678901234567000): imported, it would be written as
+ * another number without a word, as `--meta n:=...` is refused for. Looked for in the text,
+ * since the parsed value has lost it. Only tasks are looked at: todos bring no numbers into
+ * a task, and a stream's Task tool inputs are what the agent itself was given, rounded alike.
+ * `item`: the text is an array of tasks, named by index; else one task, named `one`.
+ */
+function refuseInexact(text: string, item?: (i: number) => string, one = 'the task'): void {
+  const inexact = inexactIntegerAt(text);
+  if (inexact === undefined) return;
+  const [first, second] = inexact.path;
+  const where = item && typeof first === 'number' ? [item(first), second] : [one, first];
+  throw new TasksError('usage', `${where.filter((w) => w !== undefined).join(': ')}: ${notKeptExactly(inexact)}`);
 }
 
 function fromDocument(value: unknown, choice: ImportFormatChoice): Snapshot {

@@ -27,6 +27,8 @@ export function snapshotFromTasks(values: readonly unknown[], where: (i: number)
   values.forEach((value, i) => {
     const result = validateTask(value);
     if (!result.ok) throw new TasksError('usage', `${where(i)}: not a task: ${result.reason}`);
+    // `create ""` is refused, and agents cannot make a task without a subject either.
+    if (result.task.subject.trim() === '') throw new TasksError('usage', `${where(i)}: subject: must not be empty`);
     // `"n": 1e999` parses as Infinity and would be written as null: not the value the file holds.
     const infinite = Object.entries(result.task).find(([, v]) => !holdsOnlyFiniteNumbers(v));
     if (infinite) throw new TasksError('usage', `${where(i)}: ${infinite[0]}: ${TOO_LARGE_FOR_JSON}`);
