@@ -9,7 +9,7 @@ import type { BoardLive } from './board-live.js';
 import type { BoardNow } from './board-now.js';
 import { restoreFrom } from './board-requests.js';
 import { goneListsPayload, restorePreview } from './board-restore.js';
-import { type BoardContext, historyPayload, type Sessions } from './board-state.js';
+import { type BoardContext, historyPayload, type RowsSeen, type Sessions } from './board-state.js';
 import { undoPreview } from './board-undo.js';
 
 /**
@@ -52,6 +52,8 @@ export interface LocalParts {
 /** The board of this machine's config folder. */
 export function localApi(o: LocalParts): BoardApi {
   const carryCtx = { configDir: o.ctx.configDir, person: o.ctx.person, home: o.ctx.home };
+  // Gone lists dated ahead of the clock: when each was first seen so (goneListsPayload).
+  const goneSeen: RowsSeen = new Map();
   return {
     action: (body, signal) => runAction({ ...o.action, signal }, body),
     listOk: (list) => LIST_ID.test(list),
@@ -85,7 +87,7 @@ export function localApi(o: LocalParts): BoardApi {
           return needsList(async (l) => answer(200, await carryPreview(o.sessions.current, carryCtx, l, to)));
         }
         case 'api/gone-lists':
-          return answer(200, await goneListsPayload(o.sessions.current, o.ctx.configDir, o.ctx.home));
+          return answer(200, await goneListsPayload(o.sessions.current, o.ctx.configDir, o.ctx.home, { rows: goneSeen, now: o.ctx.now }));
         case 'api/restore': {
           let from: string[];
           try {

@@ -309,7 +309,11 @@ export interface GoneListView {
   /** The tasks the record ends with, by status. */
   counts: Record<BoardStatus, number>;
   total: number;
+  /** Its latest session's last activity, as `tasks lists --all` has it. */
   changedAt: number;
+  /** That time dated ahead of its machine's clock: when the board first saw it, and by how much (as ListRowView's). */
+  seenAt?: number;
+  aheadMs?: number;
   /** Its sessions may have worked on a list named otherwise: restored by name with --from. */
   mayBeElsewhere: boolean;
 }

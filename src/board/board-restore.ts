@@ -9,8 +9,8 @@ import { listWords } from '../render/new-list.js';
 import { renderNothingRecorded, renderRestoreReport, renderRestoreSummary } from '../render/restore-report.js';
 import { PLAIN } from '../render/style.js';
 import { sessionLabel } from './board-carry.js';
-import type { GoneListsPayload, RestorePreviewPayload, RestoreSourceView } from './board-protocol.js';
-import { sessionView } from './board-state.js';
+import type { GoneListsPayload, GoneListView, RestorePreviewPayload, RestoreSourceView } from './board-protocol.js';
+import { type RowsSeen, rowAsSeen, sessionView } from './board-state.js';
 import { shortOf } from './board-undo.js';
 
 /**
@@ -22,13 +22,24 @@ import { shortOf } from './board-undo.js';
  * their sessions' transcripts remain.
  */
 
-/** The gone lists among `tasks lists --all`'s rows (a list some row of its holds is not gone), newest first. */
-export async function goneListsPayload(index: SessionIndex, configDir: string, home: string): Promise<GoneListsPayload> {
+/**
+ * The gone lists among `tasks lists --all`'s rows (a list some row of its holds is not
+ * gone), newest first. One whose last activity is dated ahead of the clock is counted from
+ * when the board first saw that time (`seen`, kept from one read to the next), as a
+ * list's row in the sidebar is (rowAsSeen).
+ */
+export async function goneListsPayload(
+  index: SessionIndex,
+  configDir: string,
+  home: string,
+  seen: { rows: RowsSeen; now: () => number },
+): Promise<GoneListsPayload> {
   const view = listsView(configDir, index, { live: false, gone: await goneLists(index) });
-  return {
-    lists: view.lists
-      .filter((l) => l.kind === 'gone')
-      .map((l) => ({
+  const now = seen.now();
+  const lists = view.lists
+    .filter((l) => l.kind === 'gone')
+    .map(
+      (l): GoneListView => ({
         id: l.id,
         shortId: l.shortId,
         session: l.sessions[0] === undefined ? null : sessionView(l.sessions[0], home),
@@ -37,9 +48,17 @@ export async function goneListsPayload(index: SessionIndex, configDir: string, h
         total: l.total,
         changedAt: l.changedAt,
         mayBeElsewhere: l.mayBeElsewhere === true,
-      })),
-  };
+      }),
+    )
+    .map((l) => rowAsSeen(l, NO_TASKS_SEEN, seen.rows, now));
+  // A list no longer gone (restored) is seen anew if it goes again.
+  const gone = new Set(lists.map((l) => l.id));
+  for (const id of seen.rows.keys()) if (!gone.has(id)) seen.rows.delete(id);
+  return { lists };
 }
+
+/** A gone list has no task file: its time is its sessions' own. */
+const NO_TASKS_SEEN: ReadonlyMap<string, number> = new Map();
 
 /** Where the restore reads: `from` (`--from`, session ids or prefixes), else the transcripts found for the list. */
 export interface RestoreContext {

@@ -188,7 +188,12 @@ export type RowsSeen = Map<string, { at: number; first: number }>;
  * when) where a task's file gives the row its time; else its own, kept in `rowsSeen`
  * from one read to the next. Not ahead (any more): the row as it is.
  */
-export function rowAsSeen(row: ListRowView, tasksSeen: ReadonlyMap<string, number>, rowsSeen: RowsSeen, now: number): ListRowView {
+export function rowAsSeen<R extends Pick<ListRowView, 'id' | 'changedAt' | 'seenAt' | 'aheadMs'>>(
+  row: R,
+  tasksSeen: ReadonlyMap<string, number>,
+  rowsSeen: RowsSeen,
+  now: number,
+): R {
   const at = row.changedAt;
   if (at <= now) {
     rowsSeen.delete(row.id);

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type BoardRun, request, startBoard } from '../helpers/board.js';
 import { task } from '../helpers/board-world.js';
 import { snapshotDir, tempConfig } from '../helpers/cli.js';
+import { GONE_SESSION as GONE, writeGoneSession } from '../helpers/sessions-world.js';
 
 const boards: BoardRun[] = [];
 afterEach(async () => {
@@ -102,5 +103,34 @@ describe('the board and a task file dated ahead: one first sight', () => {
     await new Promise((r) => setTimeout(r, 3000));
     const list = JSON.parse((await request(b.port, `/${b.token}/api/list?id=sprint`)).body) as { facts: Record<string, Facts> };
     expect(Math.abs((list.facts['1']?.changedAt as number) - seenByNow)).toBeLessThan(1000);
+  });
+});
+
+describe('the board and a gone list dated ahead of its clock', () => {
+  it('its last change is counted from when the board first saw it, the same on every read, with how far ahead it is', async () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'work', 'api');
+    fs.mkdirSync(cwd, { recursive: true });
+    // Its transcript copied from a machine whose clock runs 3 h ahead.
+    const transcript = writeGoneSession(config, cwd);
+    const ahead = new Date(Date.now() + 3 * 3_600_000);
+    fs.utimesSync(transcript, ahead, ahead);
+    const b = await startBoard(config, [], { USER: 'carol' });
+    boards.push(b);
+    type Gone = { lists: Array<{ id: string; changedAt: number; seenAt?: number; aheadMs?: number }> };
+    const read = async () => {
+      const before = Date.now();
+      const gone = JSON.parse((await request(b.port, `/${b.token}/api/gone-lists`)).body) as Gone;
+      return { before, row: gone.lists.find((l) => l.id === GONE) };
+    };
+    const first = await read();
+    // Its time as tasks lists --all has it (3 h on), and when the board saw it: as it was asked.
+    expect(Math.abs((first.row?.changedAt as number) - ahead.getTime())).toBeLessThan(1);
+    expect(first.row?.seenAt).toBeGreaterThanOrEqual(first.before - 1000);
+    expect(first.row?.seenAt).toBeLessThanOrEqual(Date.now());
+    expect(Math.abs((first.row?.aheadMs as number) - (ahead.getTime() - (first.row?.seenAt as number)))).toBeLessThanOrEqual(1);
+    await new Promise((r) => setTimeout(r, 1100));
+    // The same first sight on the next read: "seen 1s ago", not "seen just now" again.
+    expect((await read()).row?.seenAt).toBe(first.row?.seenAt);
   });
 });

@@ -200,9 +200,10 @@ export function sessionsWorld(): SessionsWorld {
 /** A session that made a list of two tasks (#1 done, #2 pending) two hours ago in `cwd`, and ended; its list folder is gone. */
 export const GONE_SESSION = '6a6a6a6a-1111-4b4b-8c8c-000000000006';
 
-export function writeGoneSession(config: string, cwd: string): void {
+/** Its transcript's path. */
+export function writeGoneSession(config: string, cwd: string): string {
   const at = Date.now() - 2 * 3600_000;
-  writeTaskTranscript(config, {
+  return writeTaskTranscript(config, {
     sessionId: GONE_SESSION,
     cwd,
     prompt: 'plan the migration',

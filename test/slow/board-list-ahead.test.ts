@@ -4,12 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { browserAvailable, SKIPPED, shot, useBoardBrowser } from '../helpers/board-browser.js';
 import { task } from '../helpers/board-world.js';
 import { snapshotDir, tempConfig } from '../helpers/cli.js';
+import { GONE_SESSION as GONE, writeGoneSession } from '../helpers/sessions-world.js';
 
 /**
  * A list whose task file is dated 2 h 59 min ahead of the clock (clock skew, a file copied
  * from a machine ahead): its sidebar row says what its card and the Now view say, when the
  * board first saw it ("seen 3s ago"), never "3 h in the future"; the skew reads "3 h", not
- * "2 h"; and a board that only saw it as it started says its age is the board's.
+ * "2 h"; and a board that only saw it as it started says its age is the board's. A gone
+ * list whose transcript is dated ahead says the same in the Gone lists dialog.
  */
 describe.skipIf(!browserAvailable)(`a list dated ahead in the sidebar${SKIPPED}`, () => {
   const b = useBoardBrowser();
@@ -17,10 +19,16 @@ describe.skipIf(!browserAvailable)(`a list dated ahead in the sidebar${SKIPPED}`
   it('the sidebar row, the card and the Now view say "seen N ago (since the board started)", the skew on hover', async () => {
     const config = tempConfig();
     const sprint = path.join(config, 'tasks', 'sprint');
-    task(sprint, '1', 'Write the changelog', 'in_progress', { activeForm: 'Writing the changelog' });
+    task(sprint, '3', 'Write the changelog', 'in_progress', { activeForm: 'Writing the changelog' });
     const ahead = new Date(Date.now() + 2 * 3_600_000 + 59 * 60_000);
-    fs.utimesSync(path.join(sprint, '1.json'), ahead, ahead);
+    fs.utimesSync(path.join(sprint, '3.json'), ahead, ahead);
     const files = snapshotDir(sprint);
+    const cwd = path.join(config, 'work', 'api');
+    fs.mkdirSync(cwd, { recursive: true });
+    // A gone list's transcript, dated ahead too (its tasks #1 and #2: its session is not taken for sprint's).
+    const transcript = writeGoneSession(config, cwd);
+    const goneAhead = new Date(Date.now() + 3_600_000 + 59 * 60_000);
+    fs.utimesSync(transcript, goneAhead, goneAhead);
     const board = await b.board(config, [], { USER: 'carol' });
     const page = await b.page(`${board.url}#list=sprint`);
 
@@ -31,11 +39,24 @@ describe.skipIf(!browserAvailable)(`a list dated ahead in the sidebar${SKIPPED}`
       "its last change is dated 3 h in the future (ahead of its machine's clock: clock skew, a file copied from another machine, a VM resumed); counted from when the board first saw it",
     );
 
-    const card = page.locator('.card[data-task="1"] .when');
+    // The Gone lists dialog says the same of a gone list dated ahead: first read as the board started, so said as such.
+    await page.click('#gone-nav');
+    const gone = page.locator(`dialog .gone-list[data-list="${GONE}"] .when`);
+    await gone.waitFor();
+    expect(await gone.textContent()).toMatch(/^seen \d+s ago \(since the board started\)$/);
+    expect(await gone.getAttribute('title')).toBe(
+      "its last change is dated 2 h in the future (ahead of its machine's clock: clock skew, a file copied from another machine, a VM resumed); counted from when the board first saw it",
+    );
+    expect(await page.locator(`dialog .gone-list[data-list="${GONE}"] .gone-list-meta`).textContent()).not.toContain('in the future');
+    await shot(page, 'board-gone-list-dated-ahead');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('dialog[open]', { state: 'detached' });
+
+    const card = page.locator('.card[data-task="3"] .when');
     await card.waitFor();
     expect(await card.textContent()).toMatch(/^seen \d+s ago \(since the board started\)$/);
     expect(await card.getAttribute('title')).toMatch(/^its file is dated 3 h in the future /);
-    await page.locator('.card[data-task="1"]').click();
+    await page.locator('.card[data-task="3"]').click();
     await page.locator('#detail dd.ahead').waitFor();
     expect(await page.locator('#detail dd.ahead').textContent()).toMatch(
       /^its file is dated 3 h in the future \(.+\); counted from when the board first saw it, \d+s ago \(since the board started\)$/,
@@ -43,7 +64,7 @@ describe.skipIf(!browserAvailable)(`a list dated ahead in the sidebar${SKIPPED}`
     await shot(page, 'board-list-dated-ahead');
 
     await page.click('#now-nav');
-    const now = page.locator('.now-work[data-list="sprint"] .now-work-task[data-task="1"] .now-when');
+    const now = page.locator('.now-work[data-list="sprint"] .now-work-task[data-task="3"] .now-when');
     await now.waitFor();
     expect(await now.textContent()).toMatch(/^seen \d+s ago \(since the board started\)$/);
     expect(await now.getAttribute('title')).toMatch(/^its file is dated 3 h in the future /);

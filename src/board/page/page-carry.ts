@@ -1,7 +1,7 @@
-import { ago } from '../../render/elapsed.js';
-import type { CarryPreviewPayload, GoneListsPayload, RestorePreviewPayload, RestoreSourceView } from '../board-protocol.js';
+import type { CarryPreviewPayload, GoneListsPayload, GoneListView, RestorePreviewPayload, RestoreSourceView } from '../board-protocol.js';
 import { serverNow } from './page-clock.js';
 import { fill, h } from './page-dom.js';
+import { lastChangeWords } from './page-sidebar.js';
 import { cleanLine, cutLine } from './page-text.js';
 
 /**
@@ -184,15 +184,13 @@ export function goneListsDialog(dialog: HTMLDialogElement, payload: GoneListsPay
                 h(
                   'span',
                   { class: 'gone-list-meta agent-text' },
-                  [
+                  joined([
                     `${l.total} task${l.total === 1 ? '' : 's'} (${l.counts.completed} done, ${l.counts.in_progress} in progress, ${l.counts.pending} pending)`,
                     l.session?.prompt ? `“${cutLine(l.session.prompt, 60)}”` : null,
                     l.session?.project ?? null,
-                    l.changedAt > 0 ? `active ${ago(l.changedAt, serverNow(l.id))}` : null,
+                    l.changedAt > 0 ? goneWhen(l) : null,
                     l.mayBeElsewhere ? 'its sessions may have worked on a list named otherwise' : null,
-                  ]
-                    .filter(Boolean)
-                    .join(' · '),
+                  ]),
                 ),
               ),
               readOnly
@@ -207,6 +205,20 @@ export function goneListsDialog(dialog: HTMLDialogElement, payload: GoneListsPay
         ),
     buttons(h('button', { type: 'button', class: 'ghost', onclick: () => finish(undefined) }, 'Close')),
   ]).then((answer) => answer);
+}
+
+/** The parts of a line, those there (not null, not empty), with " · " between them. */
+function joined(parts: ReadonlyArray<string | HTMLElement | null>): Array<string | HTMLElement> {
+  return parts.filter((p): p is string | HTMLElement => p !== null && p !== '').flatMap((p, i) => (i === 0 ? [p] : [' · ', p]));
+}
+
+/**
+ * A gone list's last activity, "active 3 min ago"; dated ahead of its machine's clock, as
+ * the sidebar says a list's ("seen 2 min ago", why on hover), never "in the future".
+ */
+function goneWhen(l: GoneListView): HTMLElement {
+  const { text, title } = lastChangeWords(l, serverNow(l.id));
+  return title === undefined ? h('span', { class: 'when' }, `active ${text}`) : h('span', { class: 'when ahead', title }, text);
 }
 
 const WHY_READ: Record<RestoreSourceView['why'], string> = {
