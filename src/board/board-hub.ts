@@ -64,7 +64,11 @@ export function hubApi(feeds: readonly FeedClient[], readOnly: boolean, now: () 
   });
 
   const overview = (): OverviewPayload => {
-    const views: HostStateView[] = hosts.map((h) => h.feed.state);
+    // Each host's board start, which its lists' first sights are judged by (a board of hosts has none of its own).
+    const views: HostStateView[] = hosts.map((h) => {
+      const startedAt = h.feed.state.state === 'live' ? h.overview?.startedAt : undefined;
+      return startedAt === undefined ? h.feed.state : { ...h.feed.state, startedAt };
+    });
     const lists = hosts.flatMap((h, i) => (h.feed.state.state === 'live' ? (h.overview?.lists ?? []).map((r) => row(i, r)) : []));
     lists.sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id));
     const live = hosts.filter((h) => h.feed.state.state === 'live' && h.overview !== undefined);

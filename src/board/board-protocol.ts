@@ -156,6 +156,11 @@ export interface HostStateView {
   silent?: true;
   /** When the host last answered (ms), on a host down that had answered before. */
   answeredAt?: number;
+  /**
+   * When the host's board started, on the host's clock (its overview's `startedAt`), on a
+   * live host: a file dated ahead that it first saw then was there before it.
+   */
+  startedAt?: number;
 }
 
 export interface OverviewPayload {
@@ -171,7 +176,7 @@ export interface OverviewPayload {
   unsureNotes: string[];
   /** TodoWrite sessions shown before "more": the most recent, as `tasks lists` shows them. */
   todoWriteShown: number;
-  /** When the board started: a file dated ahead that it first saw then was there before it. Absent on a board of hosts. */
+  /** When the board started: a file dated ahead that it first saw then was there before it. Absent on a board of hosts: each host's is in `hosts`. */
   startedAt?: number;
 }
 

@@ -5,7 +5,8 @@
  * may be hours off from it (the page's side: test/slow/board-hosts-clock.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BoardRun, openEvents, startBoard } from '../helpers/board.js';
+import type { OverviewPayload } from '../../src/board/board-protocol.js';
+import { type BoardRun, openEvents, request, startBoard } from '../helpers/board.js';
 import { writeTask } from '../helpers/cli.js';
 import { fakeSsh, HOST_CLOCK_AHEAD_MS } from '../helpers/fake-ssh.js';
 
@@ -41,4 +42,14 @@ describe('tasks board -H: each host its own clock', () => {
       events.close();
     }
   }, 60_000);
+
+  it("the overview says when each host's board started, on that host's clock: a file it first saw then was there before it", async () => {
+    const overview = JSON.parse((await request(board.port, `/${board.token}/api/overview`)).body) as OverviewPayload;
+    const [alpha, beta] = overview.hosts ?? [];
+    expect(alpha?.label).toBe('alpha-ahead');
+    expect(Math.abs((alpha?.startedAt as number) - (Date.now() + HOST_CLOCK_AHEAD_MS))).toBeLessThan(60_000);
+    expect(Math.abs((beta?.startedAt as number) - Date.now())).toBeLessThan(60_000);
+    // The machine serving the page shows no list of its own: no start of its own to count from.
+    expect(overview.startedAt).toBeUndefined();
+  });
 });

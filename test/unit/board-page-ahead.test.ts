@@ -5,7 +5,7 @@
  * hover; a board started again, which can only count from its own start, says so.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ListRowView } from '../../src/board/board-protocol.js';
+import type { HostStateView, ListRowView } from '../../src/board/board-protocol.js';
 import { type RowsSeen, rowAsSeen } from '../../src/board/board-state.js';
 import { lastChangeWords } from '../../src/board/page/page-sidebar.js';
 import { FIRST_LOOK_MS, noteBoardStart, seenNote } from '../../src/board/page/page-stall.js';
@@ -46,9 +46,28 @@ describe('seenNote: a first sight at the board start said as such', () => {
     expect(seenNote(NOW + FIRST_LOOK_MS + 1)).toBe('');
   });
 
-  it('a board that does not say when it started (a board of hosts): nothing', () => {
+  it('a board that does not say when it started: nothing', () => {
     noteBoardStart(undefined);
     expect(seenNote(NOW)).toBe('');
+  });
+});
+
+describe('a board of hosts: each host its own start', () => {
+  // Each host's board starts as the board of hosts reaches it, on that host's clock: its first look is its own.
+  const host = (label: string, startedAt: number): HostStateView => ({ label, state: 'live', message: null, since: startedAt, startedAt });
+  const ahead = (id: string) => ({ id, changedAt: NOW + 3 * H, seenAt: NOW - 2 * MIN, aheadMs: 3 * H });
+
+  it("a list first seen as its host's board started says so; one its host saw later does not", () => {
+    noteBoardStart(undefined, [host('devbox', NOW - 2 * MIN - 3000), host('ci-7', NOW - H)]);
+    expect(lastChangeWords(ahead('h0-web'), NOW).text).toBe('seen 2 min ago (since the board started)');
+    expect(lastChangeWords(ahead('h1-web'), NOW).text).toBe('seen 2 min ago');
+    expect(seenNote(NOW - 2 * MIN, 'h0-web')).toBe(' (since the board started)');
+    expect(seenNote(NOW - 2 * MIN, 'h1-web')).toBe('');
+  });
+
+  it('a host that does not say when its board started (an older tasks there): nothing', () => {
+    noteBoardStart(undefined, [{ label: 'devbox', state: 'live', message: null, since: NOW }]);
+    expect(seenNote(NOW, 'h0-web')).toBe('');
   });
 });
 

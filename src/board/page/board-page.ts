@@ -121,7 +121,7 @@ function connect(): void {
   state.source = follow(state.listId, {
     overview: (payload) => {
       state.overview = payload;
-      noteBoardStart(payload.startedAt);
+      noteBoardStart(payload.startedAt, payload.hosts);
       byId('read-only').hidden = !payload.readOnly;
       document.body.classList.toggle('read-only', payload.readOnly);
       showHosts(payload.hosts);

@@ -26,9 +26,13 @@ export function noteHostTime(host: string, at: number): void {
   hostSkews.set(host, at - Date.now());
 }
 
+/** The host of a list on a board of hosts (its page id `h0-web`: `h0`); none on a board of this machine. */
+export const hostOf = (listId: string | undefined): string | undefined =>
+  listId === undefined ? undefined : /^(h\d{1,3})-/.exec(listId)?.[1];
+
 /** The offset of the clock that the list `listId` (a page id) is counted on. */
 function skewOf(listId: string | undefined): number {
-  const host = listId === undefined ? undefined : /^(h\d{1,3})-/.exec(listId)?.[1];
+  const host = hostOf(listId);
   return (host === undefined ? undefined : hostSkews.get(host)) ?? skew;
 }
 

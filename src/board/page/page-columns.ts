@@ -210,7 +210,7 @@ function card(
     h(
       'div',
       { class: 'card-foot' },
-      changedSpan(facts, now),
+      changedSpan(facts, now, list.id),
       handlers.readOnly
         ? null
         : h(

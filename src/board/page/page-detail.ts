@@ -109,7 +109,7 @@ export function renderDetail(
         { class: `agent-text${facts?.ownerGone ? ' gone' : ''}` },
         t.owner ? `${cleanLine(t.owner)}${facts?.ownerGone ? ` (gone: ${list.goneWhy ?? 'session over'})` : ''}` : 'nobody',
       ),
-      ...changedFact(facts, now),
+      ...changedFact(facts, now, list.id),
       facts?.agentGone !== undefined ? h('dt', {}, 'Agent') : null,
       facts?.agentGone !== undefined
         ? h(

@@ -70,9 +70,9 @@ function whenSpan(at: number, seen: boolean, list: string): HTMLElement {
 }
 
 /** A task's last change; for a file dated ahead of its machine's clock, when the board first saw it, saying so. */
-function changedWhen(at: number, aheadMs: number | undefined, now: number): HTMLElement {
+function changedWhen(at: number, aheadMs: number | undefined, now: number, list: string): HTMLElement {
   if (aheadMs === undefined) return agoSpan('now-when', at, now);
-  return h('span', { class: 'now-when seen ahead', title: aheadWords(aheadMs) }, 'seen ', agoSpan('now-ago', at, now), seenNote(at));
+  return h('span', { class: 'now-when seen ahead', title: aheadWords(aheadMs) }, 'seen ', agoSpan('now-ago', at, now), seenNote(at, list));
 }
 
 // Each item's times count on its list's clock: its host's, on a board of hosts (page-clock.ts).
@@ -162,7 +162,7 @@ function workItem(w: NowWorkView, handlers: NowHandlers): HTMLElement {
           t.ownerGone ? h('span', { class: 'now-flag gone' }, t.owner ? 'owner gone' : 'agent gone') : null,
           t.waiting && !t.ownerGone ? h('span', { class: 'now-flag waiting' }, 'waiting for you') : null,
           t.stalled ? h('span', { class: 'now-flag stalled' }, 'stalled') : null,
-          t.changedAt === null ? null : changedWhen(t.changedAt, t.aheadMs, now),
+          t.changedAt === null ? null : changedWhen(t.changedAt, t.aheadMs, now, w.list),
         ),
       ),
     ),

@@ -36,9 +36,12 @@ export function progress(row: Pick<ListRowView, 'counts' | 'total'>): HTMLElemen
  * first saw it, as its card and the Now view say it ("seen 2 min ago"), and why on hover,
  * never "3 h in the future".
  */
-export function lastChangeWords(row: Pick<ListRowView, 'changedAt' | 'seenAt' | 'aheadMs'>, now: number): { text: string; title?: string } {
+export function lastChangeWords(
+  row: Pick<ListRowView, 'changedAt' | 'seenAt' | 'aheadMs'> & { id?: string },
+  now: number,
+): { text: string; title?: string } {
   if (row.seenAt === undefined || row.aheadMs === undefined) return { text: ago(row.changedAt, now) };
-  return { text: `seen ${ago(row.seenAt, now)}${seenNote(row.seenAt)}`, title: aheadWords(row.aheadMs, 'its last change') };
+  return { text: `seen ${ago(row.seenAt, now)}${seenNote(row.seenAt, row.id)}`, title: aheadWords(row.aheadMs, 'its last change') };
 }
 
 export interface SidebarState {

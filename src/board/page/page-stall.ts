@@ -1,7 +1,7 @@
 import { ago, idleFor } from '../../render/elapsed.js';
-import type { BoardTask, ListPayload, TaskFacts } from '../board-protocol.js';
+import type { BoardTask, HostStateView, ListPayload, TaskFacts } from '../board-protocol.js';
 import { agoSpan } from './page-ago.js';
-import { clockOf, onPageClock, serverNow } from './page-clock.js';
+import { clockOf, hostOf, onPageClock, serverNow } from './page-clock.js';
 import { h } from './page-dom.js';
 
 /**
@@ -73,9 +73,14 @@ export function aheadWords(aheadMs: number, what = 'its file'): string {
 
 /** When the board serving the page started (the overview's `startedAt`; none on a board of hosts). */
 let boardStartedAt: number | undefined;
+/** On a board of hosts: when each host's board started (`h0`), on its clock, as its lists' first sights are. */
+const hostStarts = new Map<string, number>();
 
-export function noteBoardStart(at: number | undefined): void {
+/** The overview's starts: the board's own, or, on a board of hosts, each host's (in their order: `h0`, `h1`...). */
+export function noteBoardStart(at: number | undefined, hosts?: readonly HostStateView[]): void {
   boardStartedAt = at;
+  hostStarts.clear();
+  for (const [i, x] of (hosts ?? []).entries()) if (x.startedAt !== undefined) hostStarts.set(`h${i}`, x.startedAt);
 }
 
 /**
@@ -87,14 +92,17 @@ export const FIRST_LOOK_MS = 15_000;
 /**
  * What follows "seen 2 min ago" of a file dated ahead that the board first saw as it
  * started (a board started again counts from its own start): " (since the board
- * started)", for the age is not the file's; else nothing.
+ * started)", for the age is not the file's; else nothing. A list of a host (`listId`
+ * `h0-web`) is judged by its host's board's start, which saw it, as a local board's by its own.
  */
-export function seenNote(seenAt: number): string {
-  return boardStartedAt !== undefined && seenAt - boardStartedAt <= FIRST_LOOK_MS ? ' (since the board started)' : '';
+export function seenNote(seenAt: number, listId?: string): string {
+  const host = hostOf(listId);
+  const startedAt = host === undefined ? boardStartedAt : hostStarts.get(host);
+  return startedAt !== undefined && seenAt - startedAt <= FIRST_LOOK_MS ? ' (since the board started)' : '';
 }
 
 /** A card's "3 min ago" (its file's last change); for a file dated ahead, "seen 2 min ago", saying why. */
-export function changedSpan(facts: TaskFacts | undefined, now: number): HTMLElement {
+export function changedSpan(facts: TaskFacts | undefined, now: number, listId: string): HTMLElement {
   if (facts?.changedAt === undefined) return h('span', { class: 'when' });
   if (facts.aheadMs === undefined) return agoSpan('when', facts.changedAt, now);
   return h(
@@ -102,17 +110,17 @@ export function changedSpan(facts: TaskFacts | undefined, now: number): HTMLElem
     { class: 'when ahead', title: aheadWords(facts.aheadMs) },
     'seen ',
     agoSpan('when-ago', facts.changedAt, now),
-    seenNote(facts.changedAt),
+    seenNote(facts.changedAt, listId),
   );
 }
 
 /** The detail's "Changed" line, saying so for a file dated ahead. */
-export function changedFact(facts: TaskFacts | undefined, now: number): HTMLElement[] {
+export function changedFact(facts: TaskFacts | undefined, now: number, listId: string): HTMLElement[] {
   if (facts?.changedAt === undefined) return [];
   if (facts.aheadMs === undefined) return [h('dt', {}, 'Changed'), h('dd', {}, agoSpan('when', facts.changedAt, now))];
   return [
     h('dt', {}, 'Changed'),
-    h('dd', { class: 'ahead' }, `${aheadWords(facts.aheadMs)}, `, agoSpan('when', facts.changedAt, now), seenNote(facts.changedAt)),
+    h('dd', { class: 'ahead' }, `${aheadWords(facts.aheadMs)}, `, agoSpan('when', facts.changedAt, now), seenNote(facts.changedAt, listId)),
   ];
 }
 
