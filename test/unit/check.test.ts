@@ -174,6 +174,17 @@ describe('findProblems', () => {
     ]);
   });
 
+  it('a lock path that is neither a folder, a file nor a link (a FIFO, a socket) is named in words', () => {
+    const found = findProblems(
+      scan({ locks: [{ name: '4.json.lock', type: 'other', mtimeMs: NOW, empty: true }], taskFiles: [file(task('4'))] }),
+      { now: NOW },
+    );
+    expect(found).toMatchObject([{ code: 'bad_lock', file: '4.json.lock', reason: 'not_a_directory' }]);
+    expect(found[0]?.message).toBe(
+      '4.json.lock is a special file (a FIFO, a socket or a device), not a lock directory: nobody can take or break that lock',
+    );
+  });
+
   it('temp files older than the stale time only', () => {
     const found = findProblems(
       scan({

@@ -6,7 +6,7 @@ import { LOCK_STALE_MS } from '../locks/lock-acquire.js';
 import { verificationNudge } from '../progress/verification-nudge.js';
 import type { GoneHeld } from '../sessions/gone-owners.js';
 import { compareIds, highestUsedId, isTaskId, MAX_ALLOCATABLE_ID } from '../store/ids.js';
-import type { ListScan, ScannedTaskFile } from '../store/list-scan.js';
+import type { EntryType, ListScan, ScannedTaskFile } from '../store/list-scan.js';
 import { SET_ASIDE } from '../store/list-scan.js';
 import { HIGH_WATER_MARK, idFromFileName, LIST_LOCK_TARGET } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
@@ -403,6 +403,14 @@ function lockedId(lockName: string): string | undefined {
   return idFromFileName(lockName.slice(0, -'.lock'.length));
 }
 
+/** What a lock path that is no folder is, in words (a FIFO or a socket is "other" to the scan). */
+const LOCK_PATH_KIND: Record<EntryType, string> = {
+  file: 'file',
+  directory: 'directory',
+  symlink: 'symlink',
+  other: 'special file (a FIFO, a socket or a device)',
+};
+
 function lockFindings(scan: ListScan, now: number, lockStaleMs: number): Finding[] {
   const findings: Finding[] = [];
   if (scan.lockTarget === 'symlink') {
@@ -422,7 +430,7 @@ function lockFindings(scan: ListScan, now: number, lockStaleMs: number): Finding
       findings.push({
         code: 'bad_lock',
         severity: 'error',
-        message: `${lock.name} is a ${lock.type === 'file' ? 'file' : lock.type}, not a lock directory: nobody can take or break that lock`,
+        message: `${lock.name} is a ${LOCK_PATH_KIND[lock.type]}, not a lock directory: nobody can take or break that lock`,
         fixable: false,
         hint: `inspect and remove ${lock.name} by hand`,
         file: lock.name,
