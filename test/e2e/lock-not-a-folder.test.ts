@@ -49,6 +49,56 @@ describe('a lock that is a file, not a folder', () => {
     expect(readJson(path.join(list, '1.json'))).not.toHaveProperty('owner');
   });
 
+  // A write that must change two tasks (an edge's two sides; a delete and the tasks naming the
+  // deleted one) looks at both locks first: one side written and the other refused would leave
+  // half an edge, or a task waiting on one that is gone, behind a command that failed.
+  const linked = () => {
+    const config = tempConfig();
+    const list = path.join(config, 'tasks', 'l');
+    writeTask(list, { ...t('1'), blocks: ['2'] });
+    writeTask(list, { ...t('2'), blockedBy: ['1'] });
+    writeTask(list, t('3'));
+    fs.writeFileSync(path.join(list, '.lock'), '');
+    return { config, list };
+  };
+
+  it.each([
+    ['2.json.lock', 'a file'],
+    ['2.json.lock', 'a symbolic link'],
+  ])('delete of a task named by another whose lock (%s) is %s: exit 1, nothing deleted', (lockName, kind) => {
+    const { config, list } = linked();
+    const lock = path.join(list, lockName);
+    if (kind === 'a file') fs.writeFileSync(lock, '');
+    else fs.symlinkSync(path.join(list, 'elsewhere'), lock);
+    const before = tree(config);
+    const r = run(config, ['-l', 'l', 'delete', '-y', '1']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(lockName);
+    expect(tree(config)).toEqual(before);
+  });
+
+  it.each([
+    [['block', '3', '--by', '2'], '3.json.lock'],
+    [['block', '3', '--by', '2'], '2.json.lock'],
+    [['update', '2', '--add-blocks', '3'], '3.json.lock'],
+    [['update', '3', '--add-blocked-by', '2'], '2.json.lock'],
+    [['create', 'Next', '--blocked-by', '3'], '3.json.lock'],
+    [['create', 'Next', '--blocks', '3'], '3.json.lock'],
+  ])('tasks %j with %s a file: exit 1, no side of the edge written, nothing in the journal', (args, lockName) => {
+    const { config, list } = linked();
+    const lock = path.join(list, lockName);
+    fs.writeFileSync(lock, '');
+    const before = tree(config);
+    const r = run(config, ['-l', 'l', ...args]);
+    expect(r.stderr).toBe(
+      `error: task #${lockName.split('.')[0]} cannot be locked: ${lock} is not a folder, so nobody can take or break that lock; remove it by hand (tasks check reports it)\n`,
+    );
+    expect(r.code).toBe(1);
+    expect(tree(config)).toEqual(before);
+  });
+
   it('once it is removed, the same write goes through', () => {
     const { config, list, lock } = setup('1.json.lock');
     expect(run(config, ['-l', 'l', 'update', '1', '--owner', 'me']).code).toBe(1);

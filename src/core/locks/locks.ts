@@ -43,21 +43,7 @@ async function withLock<T>(
   fn: (stillHeld: () => boolean) => T | Promise<T>,
   options: LockOptions = CLAUDE_LOCK_OPTIONS,
 ): Promise<T> {
-  // proper-lockfile stats the lock directory through links: a link there (looping, or to a
-  // folder elsewhere) would fail with a raw errno or lock somewhere else. Agents never make one.
-  const lockDir = options.lockfilePath ?? `${target}.lock`;
-  const found = fs.lstatSync(lockDir, { throwIfNoEntry: false });
-  // A file in the lock folder's place: the retries (about 2.6 s) would only end in the same refusal.
-  if (found !== undefined && !found.isDirectory() && !found.isSymbolicLink()) throw lockNotAFolder(what, lockDir);
-  if (found?.isSymbolicLink()) {
-    throw new TasksError(
-      'corrupt',
-      `${path.basename(lockDir)} in ${path.dirname(lockDir)} is a symbolic link; refusing to lock through it`,
-      {
-        hint: 'remove it: a lock is a folder its holder makes and removes',
-      },
-    );
-  }
+  refuseUnusableLock(options.lockfilePath ?? `${target}.lock`, what);
   let compromised = false;
   let release: () => Promise<void>;
   // Loaded on first use: proper-lockfile installs exit handlers, read-only commands need none of it.
@@ -95,6 +81,30 @@ async function withLock<T>(
       }
     }
   });
+}
+
+/**
+ * A lock no wait can get past: anything but a folder where the lock's folder belongs. A file
+ * there: the retries (about 2.6 s) would only end in the same refusal. A symbolic link:
+ * proper-lockfile stats the lock directory through it, and would fail with a raw errno
+ * (looping) or lock somewhere else (a folder elsewhere). Agents never make either.
+ */
+function refuseUnusableLock(lockDir: string, what: string): void {
+  const found = fs.lstatSync(lockDir, { throwIfNoEntry: false });
+  if (found === undefined || found.isDirectory()) return;
+  if (!found.isSymbolicLink()) throw lockNotAFolder(what, lockDir);
+  throw new TasksError('corrupt', `${path.basename(lockDir)} in ${path.dirname(lockDir)} is a symbolic link; refusing to lock through it`, {
+    hint: 'remove it: a lock is a folder its holder makes and removes',
+  });
+}
+
+/**
+ * Before a write that changes several tasks one lock at a time (an edge's two sides, a
+ * delete and the tasks that name the deleted one): refuse at once, nothing written, when one
+ * of their locks can never be taken, rather than write the first and fail on the next.
+ */
+export function refuseUnusableTaskLocks(listDir: string, ids: readonly string[]): void {
+  for (const id of ids) refuseUnusableLock(`${taskPath(listDir, id)}.lock`, `task #${id}`);
 }
 
 /** The list lock: target `<list>/.lock`, created with flag `wx` first (EEXIST ignored). */

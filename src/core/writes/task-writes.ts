@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { errnoCode, TasksError } from '../base/errors.js';
 import { buildBlocksGraph, cycleIfAdded, formatCycle } from '../graph/graph.js';
-import { assertStillHeld, withListLock, withTaskLock } from '../locks/locks.js';
+import { assertStillHeld, refuseUnusableTaskLocks, withListLock, withTaskLock } from '../locks/locks.js';
 import { allocateIds } from '../store/ids.js';
 import { ensureListDir } from '../store/list-dir.js';
 import { fileIds, namedByFile, readHighWaterMark, readList } from '../store/list-read.js';
@@ -81,6 +81,8 @@ export async function createTask(listDir: string, input: NewTask): Promise<Task>
     // the check above (another process's block) may close a cycle through the new task.
     requireExisting(listDir, [...blockedBy, ...blocks]);
     refuseNewTaskCycle(listDir, blockedBy, blocks);
+    // Their sides are written after the new task: none may be a lock no one can take.
+    refuseUnusableTaskLocks(listDir, [...blockedBy, ...blocks]);
     return [
       orderKeys({
         id,
@@ -240,6 +242,7 @@ export async function updateTask(listDir: string, id: string, patch: TaskPatch, 
   return withListLock(listDir, async () => {
     requireExisting(listDir, [id, ...addBlocks, ...addBlockedBy]);
     refuseCycles(listDir, [...addBlocks.map((other) => [id, other] as const), ...addBlockedBy.map((other) => [other, id] as const)]);
+    refuseUnusableTaskLocks(listDir, [id, ...addBlocks, ...addBlockedBy]);
     const result = await patchTask(listDir, id, { ...patch, addBlocks, addBlockedBy }, guard);
     for (const other of addBlocks) await patchTask(listDir, other, { addBlockedBy: [id] });
     for (const other of addBlockedBy) await patchTask(listDir, other, { addBlocks: [id] });
@@ -362,6 +365,7 @@ export async function addEdges(
   return withListLock(listDir, async () => {
     requireExisting(listDir, edges.flat());
     refuseCycles(listDir, edges);
+    refuseUnusableTaskLocks(listDir, unique(edges.flat()));
     const report: EdgeReport = { added: [], already: [] };
     for (const [blocker, blocked] of edges) {
       const first = await patchTask(listDir, blocker, { addBlocks: [blocked] });
@@ -402,6 +406,9 @@ export async function deleteTask(listDir: string, id: string, guard?: Guard): Pr
     withTaskLock(listDir, id, (taskHeld) => {
       const current = getTaskForDelete(listDir, id);
       guard?.(current);
+      // The tasks that name it are changed after the unlink: one whose lock can never be
+      // taken would keep waiting on a task that is gone.
+      refuseUnusableTaskLocks(listDir, namingTasks(listDir, id));
       const mark = readHighWaterMark(listDir);
       assertStillHeld(listHeld, 'the list');
       assertStillHeld(taskHeld, `task #${id}`);
@@ -411,21 +418,27 @@ export async function deleteTask(listDir: string, id: string, guard?: Guard): Pr
     }),
   );
   const cleaned: string[] = [];
-  for (const other of readList(listDir).tasks) {
-    if (!other.blocks.includes(id) && !other.blockedBy.includes(id)) continue;
+  for (const other of namingTasks(listDir, id)) {
     try {
-      await rewriteTask(listDir, other.id, (t) => ({
+      await rewriteTask(listDir, other, (t) => ({
         ...t,
         blocks: t.blocks.filter((x) => x !== id),
         blockedBy: t.blockedBy.filter((x) => x !== id),
       }));
-      cleaned.push(other.id);
+      cleaned.push(other);
     } catch (err) {
       // Deleted meanwhile, or a file we must not write (corrupt, a foreign id): skip it.
       if (!(err instanceof TasksError && (err.code === 'not_found' || err.code === 'corrupt'))) throw err;
     }
   }
   return { task, cleaned };
+}
+
+/** The ids of the tasks whose blocks or blockedBy name `id`. */
+function namingTasks(listDir: string, id: string): string[] {
+  return readList(listDir)
+    .tasks.filter((other) => other.blocks.includes(id) || other.blockedBy.includes(id))
+    .map((other) => other.id);
 }
 
 /** Remove a task file, announced first; a file already gone is no write of ours (announced as failed). */
