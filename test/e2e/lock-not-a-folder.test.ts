@@ -86,6 +86,8 @@ describe('a lock that is a file, not a folder', () => {
     [['update', '3', '--add-blocked-by', '2'], '2.json.lock'],
     [['create', 'Next', '--blocked-by', '3'], '3.json.lock'],
     [['create', 'Next', '--blocks', '3'], '3.json.lock'],
+    [['unblock', '2'], '1.json.lock'],
+    [['unblock', '2', '--by', '1'], '1.json.lock'],
   ])('tasks %j with %s a file: exit 1, no side of the edge written, nothing in the journal', (args, lockName) => {
     const { config, list } = linked();
     const lock = path.join(list, lockName);

@@ -1,6 +1,6 @@
 import { TasksError } from '../base/errors.js';
 import { blockersOf, withoutEdges } from '../graph/edges.js';
-import { withListLock } from '../locks/locks.js';
+import { refuseUnusableTaskLocks, withListLock } from '../locks/locks.js';
 import { isTaskId } from '../store/ids.js';
 import { readList } from '../store/list-read.js';
 import { isMissing } from '../store/not-a-folder.js';
@@ -66,6 +66,9 @@ export async function unblockTask(listDir: string, id: string, only?: readonly s
   return withListLock(listDir, async () => {
     const { removed, notBlocking } = planUnblock(listDir, id, only);
     if (removed.length > 0) {
+      // Each side is written under its own lock: none may be a lock no one can take, or the
+      // edge would be left half removed.
+      refuseUnusableTaskLocks(listDir, [id, ...removed.filter((b) => isTaskId(b) && taskExists(listDir, b))]);
       await rewriteTask(listDir, id, (t) => withoutEdges(t, { blockedBy: removed }), guard);
       // An id written by hand that is no task id (`x/../2`) names no file: nothing on its side to clean.
       for (const b of removed.filter(isTaskId)) {
