@@ -270,6 +270,59 @@ describe('import of a task create would refuse', () => {
 });
 
 /**
+ * A large whole number that JSON.stringify itself wrote (`12345678901234567000`, as an agent's
+ * task file or `tasks export` holds it; `1e+23` written out in digits) is written back as the
+ * same number: nothing is lost, so nothing is refused. Only a number written back as another
+ * (`12345678901234567890` as ...7000) is.
+ */
+describe('a large whole number that is kept as it is', () => {
+  const task = (extra: string) =>
+    `{"id": "7", "subject": "task 7", "description": "", "status": "pending", "blocks": [], "blockedBy": []${extra}}`;
+
+  it.each([['12345678901234567000'], ['-12345678901234567000'], ['100000000000000000000000']])(
+    '%s: --meta n:=, import and use take it, and write the same number',
+    (n) => {
+      const config = tempConfig();
+      expect(run(config, ['-l', 'x', 'create', 'Fix'], { cwd: os.tmpdir() }).code).toBe(0);
+      const meta = run(config, ['-l', 'x', 'update', '1', '--meta', `n:=${n}`], { cwd: os.tmpdir() });
+      expect(meta.stderr).toBe('');
+      expect(meta.code).toBe(0);
+      const read = (id: string) => JSON.parse(fs.readFileSync(path.join(config, 'tasks', 'x', `${id}.json`), 'utf8')).metadata.n;
+      expect(read('1')).toBe(Number(n));
+
+      const input = path.join(config, 'in.jsonl');
+      fs.writeFileSync(input, `${task(`, "metadata": {"n": ${n}}`)}\n`);
+      const imported = run(config, ['-l', 'x', 'import', input], { cwd: os.tmpdir() });
+      expect(imported.stderr).not.toMatch(/error/);
+      expect(imported.code).toBe(0);
+      expect(read('7')).toBe(Number(n));
+
+      const project = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-use-number-'));
+      fs.mkdirSync(path.join(project, '.claude'));
+      const file = path.join(project, '.claude', 'settings.local.json');
+      fs.writeFileSync(file, `{\n  "build": ${n}\n}\n`);
+      const used = run(config, ['use', 'x'], { cwd: project });
+      expect(used.stderr).not.toMatch(/error/);
+      expect(used.code).toBe(0);
+      expect(JSON.parse(fs.readFileSync(file, 'utf8')).build).toBe(Number(n));
+    },
+  );
+
+  it('a list holding one goes through export and import whole', () => {
+    const config = tempConfig();
+    expect(run(config, ['-l', 'x', 'create', 'Fix'], { cwd: os.tmpdir() }).code).toBe(0);
+    // As an agent writes it: JSON.stringify of the number it was given.
+    const file = path.join(config, 'tasks', 'x', '1.json');
+    fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), metadata: { n: 12345678901234567890 } }));
+    const exported = path.join(config, 'out.jsonl');
+    expect(run(config, ['-l', 'x', 'export', '--format', 'jsonl', '--output', exported]).code).toBe(0);
+    const r = run(config, ['-l', 'y', 'import', exported], { cwd: os.tmpdir() });
+    expect(r.stderr).not.toMatch(/error/);
+    expect(r.code).toBe(0);
+  });
+});
+
+/**
  * An option's value that is another option of the command (`--owner $WHO --no-notify` with WHO
  * empty and unquoted): the option was given no value, and the next flag would be written as
  * the owner, the subject or the agent. A usage error, nothing written.

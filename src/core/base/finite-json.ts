@@ -31,7 +31,29 @@ export interface InexactInteger {
 /** A JSON text's strings (passed over) and numbers. */
 const TOKENS = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 
-const isInexact = (token: string) => /^-?\d+$/.test(token) && BigInt(token) !== BigInt(Number(token));
+/**
+ * A whole number written back as another: what JSON.stringify writes for it denotes another
+ * number (`9007199254740993` -> `9007199254740992`). Not one it writes back as the same
+ * (`12345678901234567000`, which it wrote itself; `100000000000000000000000` -> `1e+23`): the
+ * double between them differs from the literal, but nothing written or read back does.
+ */
+const isInexact = (token: string) => /^-?\d+$/.test(token) && wholeValue(JSON.stringify(Number(token))) !== BigInt(token);
+
+/** The exact value of a JSON number's text when it is a whole number (`1.5e+21` too), else undefined (`null` too). */
+function wholeValue(text: string): bigint | undefined {
+  const parts = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (parts === null) return undefined;
+  const [, sign, whole = '', fraction = '', exponent = '0'] = parts;
+  const shift = Number(exponent) - fraction.length;
+  let value = BigInt(whole + fraction);
+  if (shift >= 0) value *= 10n ** BigInt(shift);
+  else {
+    const unit = 10n ** BigInt(-shift);
+    if (value % unit !== 0n) return undefined;
+    value /= unit;
+  }
+  return sign === '-' ? -value : value;
+}
 
 /** What a value refused for such a number is told (`--meta n:=...`, an imported task's key). */
 export function notKeptExactly(inexact: InexactInteger): string {
