@@ -20,6 +20,7 @@ import {
   rowAsSeen,
   rowOf,
   type Sessions,
+  sessionsAsSeen,
 } from './board-state.js';
 import { ChildrenWatch } from './children-watch.js';
 
@@ -105,12 +106,22 @@ export class BoardLive {
   private closed = false;
   /** Rows whose last change is dated ahead of the clock: when each was first seen so (rowAsSeen). */
   private readonly rowsSeen: RowsSeen = new Map();
+  /**
+   * Sessions whose last activity is dated ahead of the clock: when each was first seen so
+   * (sessionAsSeen), by session id; kept while that time is ahead (a list's own row may
+   * show a session the overview does not), dropped once the clock passes it.
+   */
+  private readonly sessionsSeen: RowsSeen = new Map();
 
   constructor(private readonly o: LiveOptions) {}
 
-  /** A row dated ahead of the clock as its card counts it: "seen" when the board first saw its time. */
-  private asSeen(row: ListRowView): ListRowView {
+  /**
+   * A row dated ahead of the clock as its card counts it: "seen" when the board first saw
+   * its time; and so its sessions whose last activity is (the head's "active" pill).
+   */
+  private asSeen(read: ListRowView): ListRowView {
     const now = this.o.ctx.now();
+    const row = sessionsAsSeen(read, this.sessionsSeen, now);
     if (row.changedAt <= now && !this.rowsSeen.has(row.id)) return row;
     return rowAsSeen(row, this.o.firstSeen(row.id), this.rowsSeen, now);
   }
@@ -197,7 +208,7 @@ export class BoardLive {
 
   private payloadOf(listId: string, update: Omit<WatchUpdate, 'times'>, unreadable?: string): ListPayload {
     const known = this.byId.get(listId);
-    return listPayload(
+    const payload = listPayload(
       this.o.ctx,
       this.o.sessions.current,
       listId,
@@ -207,6 +218,8 @@ export class BoardLive {
       known,
       this.o.firstSeen(listId),
     );
+    // Its row heads the list's page until the overview has it: its sessions counted as the overview's are.
+    return payload.row === null ? payload : { ...payload, row: sessionsAsSeen(payload.row, this.sessionsSeen, this.o.ctx.now()) };
   }
 
   /** A list the last overview did not have (made since): its short id among them and it. */

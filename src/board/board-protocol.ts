@@ -98,6 +98,13 @@ export interface SessionView {
   branch: string | null;
   prompt: string | null;
   lastActivity: number | null;
+  /**
+   * Its last activity dated ahead of its machine's clock (a transcript copied from a machine
+   * ahead, clock skew, a VM resumed): when the board first saw that time, and by how much it
+   * is ahead (a second or more), as a list's row has them (ListRowView).
+   */
+  seenAt?: number;
+  aheadMs?: number;
 }
 
 /**

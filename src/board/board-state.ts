@@ -208,6 +208,30 @@ export function rowAsSeen<R extends Pick<ListRowView, 'id' | 'changedAt' | 'seen
   return aheadMs >= 1000 ? { ...row, seenAt: first, aheadMs } : row;
 }
 
+/**
+ * A session whose last activity is dated ahead of the clock, with when the board first saw
+ * that time and by how much it is ahead, kept in `seen` (by session id) from one read to
+ * the next, as a row's own time is (rowAsSeen). Not ahead (any more): the session as it is.
+ */
+export function sessionAsSeen(s: SessionView, seen: RowsSeen, now: number): SessionView {
+  if (s.lastActivity === null) return s;
+  const time: Pick<ListRowView, 'id' | 'changedAt' | 'seenAt' | 'aheadMs'> = { id: s.sessionId, changedAt: s.lastActivity };
+  const { seenAt, aheadMs } = rowAsSeen(time, NONE_SEEN, seen, now);
+  return seenAt === undefined || aheadMs === undefined ? s : { ...s, seenAt, aheadMs };
+}
+
+/** A session's time is its transcript's: no task file's first sight is its. */
+const NONE_SEEN: ReadonlyMap<string, number> = new Map();
+
+/** A row with its sessions dated ahead counted from when the board first saw them (sessionAsSeen). */
+export function sessionsAsSeen(row: ListRowView, seen: RowsSeen, now: number): ListRowView {
+  return {
+    ...row,
+    session: row.session === null ? null : sessionAsSeen(row.session, seen, now),
+    others: row.others.map((s) => sessionAsSeen(s, seen, now)),
+  };
+}
+
 /** The list the board's folder is bound to (`tasks use`), as `tasks use` reads it there. */
 function bindingView(ctx: BoardContext): BindingView | null {
   if (ctx.settings === undefined || ctx.projectDir === undefined) return null;

@@ -11,7 +11,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type BoardRun, request, startBoard } from '../helpers/board.js';
 import { task } from '../helpers/board-world.js';
 import { snapshotDir, tempConfig } from '../helpers/cli.js';
+import { writeTranscript } from '../helpers/session-files.mjs';
 import { GONE_SESSION as GONE, writeGoneSession } from '../helpers/sessions-world.js';
+
+/** A session whose list is named by its id. */
+const SESSION = '5b5b5b5b-2222-4c4c-8d8d-000000000007';
 
 const boards: BoardRun[] = [];
 afterEach(async () => {
@@ -132,5 +136,42 @@ describe('the board and a gone list dated ahead of its clock', () => {
     await new Promise((r) => setTimeout(r, 1100));
     // The same first sight on the next read: "seen 1s ago", not "seen just now" again.
     expect((await read()).row?.seenAt).toBe(first.row?.seenAt);
+  });
+});
+
+describe("the board and a list's session whose last activity is dated ahead of its clock", () => {
+  it('the session is counted from when the board first saw that time, the same on every read, with how far ahead it is', async () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'work', 'api');
+    fs.mkdirSync(cwd, { recursive: true });
+    task(path.join(config, 'tasks', SESSION), '1', 'Write the changelog', 'pending');
+    // Its transcript copied from a machine whose clock runs 3 h ahead.
+    const ahead = Date.now() + 3 * 3_600_000;
+    writeTranscript(config, { sessionId: SESSION, cwd, todos: false, start: ahead - 60_000, end: ahead });
+    const b = await startBoard(config, [], { USER: 'carol' });
+    boards.push(b);
+    type Session = { lastActivity: number | null; seenAt?: number; aheadMs?: number };
+    type Row = { id: string; session: Session | null };
+    const read = async () => {
+      const before = Date.now();
+      const overview = JSON.parse((await request(b.port, `/${b.token}/api/overview`)).body) as { lists: Row[] };
+      const list = JSON.parse((await request(b.port, `/${b.token}/api/list?id=${SESSION}`)).body) as { row: Row };
+      return { before, session: overview.lists.find((l) => l.id === SESSION)?.session, ofList: list.row.session };
+    };
+    const first = await read();
+    // Its time as `tasks lists` has it (3 h on), and when the board saw it: as it was asked.
+    expect(Math.abs((first.session?.lastActivity as number) - ahead)).toBeLessThan(1000);
+    expect(first.session?.seenAt).toBeGreaterThanOrEqual(first.before - 1000);
+    expect(first.session?.seenAt).toBeLessThanOrEqual(Date.now());
+    expect(
+      Math.abs((first.session?.aheadMs as number) - ((first.session?.lastActivity as number) - (first.session?.seenAt as number))),
+    ).toBeLessThanOrEqual(1);
+    // The list's own row (the head's, before the overview has it) says the same first sight.
+    expect(first.ofList?.seenAt).toBe(first.session?.seenAt);
+    await new Promise((r) => setTimeout(r, 1100));
+    // The same first sight on the next read: "seen 1s ago", not "seen just now" again.
+    const second = await read();
+    expect(second.session?.seenAt).toBe(first.session?.seenAt);
+    expect(second.ofList?.seenAt).toBe(first.session?.seenAt);
   });
 });

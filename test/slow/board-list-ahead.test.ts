@@ -4,14 +4,19 @@ import { describe, expect, it } from 'vitest';
 import { browserAvailable, SKIPPED, shot, useBoardBrowser } from '../helpers/board-browser.js';
 import { task } from '../helpers/board-world.js';
 import { snapshotDir, tempConfig } from '../helpers/cli.js';
+import { writeTranscript } from '../helpers/session-files.mjs';
 import { GONE_SESSION as GONE, writeGoneSession } from '../helpers/sessions-world.js';
+
+/** A session whose list is named by its id, its transcript dated ahead. */
+const SESSION = '5b5b5b5b-2222-4c4c-8d8d-000000000007';
 
 /**
  * A list whose task file is dated 2 h 59 min ahead of the clock (clock skew, a file copied
  * from a machine ahead): its sidebar row says what its card and the Now view say, when the
  * board first saw it ("seen 3s ago"), never "3 h in the future"; the skew reads "3 h", not
  * "2 h"; and a board that only saw it as it started says its age is the board's. A gone
- * list whose transcript is dated ahead says the same in the Gone lists dialog.
+ * list whose transcript is dated ahead says the same in the Gone lists dialog, and a list's
+ * session whose transcript is dated ahead in the list's head.
  */
 describe.skipIf(!browserAvailable)(`a list dated ahead in the sidebar${SKIPPED}`, () => {
   const b = useBoardBrowser();
@@ -29,6 +34,13 @@ describe.skipIf(!browserAvailable)(`a list dated ahead in the sidebar${SKIPPED}`
     const transcript = writeGoneSession(config, cwd);
     const goneAhead = new Date(Date.now() + 3_600_000 + 59 * 60_000);
     fs.utimesSync(transcript, goneAhead, goneAhead);
+    // A list whose session's transcript is dated 59 min ahead.
+    task(path.join(config, 'tasks', SESSION), '7', 'Plan the release', 'pending');
+    const sessionAhead = Date.now() + 59 * 60_000;
+    // In a project of its own, its task's id none of the gone list's: the gone list's session is not taken for its.
+    const web = path.join(config, 'work', 'web');
+    fs.mkdirSync(web, { recursive: true });
+    writeTranscript(config, { sessionId: SESSION, cwd: web, todos: false, start: sessionAhead - 60_000, end: sessionAhead });
     const board = await b.board(config, [], { USER: 'carol' });
     const page = await b.page(`${board.url}#list=sprint`);
 
@@ -69,6 +81,17 @@ describe.skipIf(!browserAvailable)(`a list dated ahead in the sidebar${SKIPPED}`
     expect(await now.textContent()).toMatch(/^seen \d+s ago \(since the board started\)$/);
     expect(await now.getAttribute('title')).toMatch(/^its file is dated 3 h in the future /);
     await shot(page, 'board-list-dated-ahead-now');
+
+    // The head of the list whose session's last activity is dated ahead: its pill says when the board saw it.
+    await page.click(`.list-item[data-list="${SESSION}"]`);
+    const active = page.locator('#list-head .head-meta .tag.when');
+    await active.waitFor();
+    expect(await active.textContent()).toMatch(/^seen \d+s ago \(since the board started\)$/);
+    expect(await active.getAttribute('title')).toBe(
+      "its last activity is dated 59 min in the future (ahead of its machine's clock: clock skew, a file copied from another machine, a VM resumed); counted from when the board first saw it",
+    );
+    expect(await page.locator('#list-head').textContent()).not.toContain('in the future');
+    await shot(page, 'board-session-dated-ahead');
     expect(snapshotDir(sprint)).toEqual(files);
   });
 });

@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostStateView, ListRowView } from '../../src/board/board-protocol.js';
-import { type RowsSeen, rowAsSeen } from '../../src/board/board-state.js';
+import { type RowsSeen, rowAsSeen, sessionAsSeen } from '../../src/board/board-state.js';
+import { activeWords } from '../../src/board/page/page-head.js';
 import { lastChangeWords } from '../../src/board/page/page-sidebar.js';
 import { FIRST_LOOK_MS, noteBoardStart, seenNote } from '../../src/board/page/page-stall.js';
 
@@ -113,5 +114,59 @@ describe('rowAsSeen: the server counts a row dated ahead from the same first sig
     const out = rowAsSeen(row(NOW + 5000), new Map(), rowsSeen, NOW + 6000);
     expect(out.seenAt).toBeUndefined();
     expect(rowsSeen.size).toBe(0);
+  });
+});
+
+describe("the list head's session pill: its last activity dated ahead", () => {
+  it('as a card says a time dated ahead: "seen 2 min ago", why on hover, never "active 3 h in the future"', () => {
+    noteBoardStart(NOW - H);
+    const words = activeWords({ lastActivity: NOW + 3 * H, seenAt: NOW - 2 * MIN, aheadMs: 3 * H + 2 * MIN }, 'sprint', NOW);
+    expect(words.text).toBe('seen 2 min ago');
+    expect(words.title).toBe(
+      "its last activity is dated 3 h in the future (ahead of its machine's clock: clock skew, a file copied from another machine, a VM resumed); counted from when the board first saw it",
+    );
+  });
+
+  it("first seen as the board started: says the age is the board's; a host's list by its host's start", () => {
+    noteBoardStart(NOW - 2 * MIN - 3000);
+    const ahead = { lastActivity: NOW + 3 * H, seenAt: NOW - 2 * MIN, aheadMs: 3 * H };
+    expect(activeWords(ahead, 'sprint', NOW).text).toBe('seen 2 min ago (since the board started)');
+    noteBoardStart(undefined, [{ label: 'devbox', state: 'live', message: null, since: NOW - H, startedAt: NOW - H }]);
+    expect(activeWords(ahead, 'h0-sprint', NOW).text).toBe('seen 2 min ago');
+  });
+
+  it('a session not dated ahead: "active 3 h ago", no hover', () => {
+    expect(activeWords({ lastActivity: NOW - 3 * H }, 'sprint', NOW)).toEqual({ text: 'active 3 h ago' });
+  });
+});
+
+describe('sessionAsSeen: the server counts a session dated ahead from when it first saw that time', () => {
+  const session = (lastActivity: number | null) => ({
+    sessionId: '5b5b5b5b-2222-4c4c-8d8d-000000000007',
+    state: 'ended' as const,
+    activity: null,
+    stateText: 'ended',
+    look: 'ended' as const,
+    replacedBy: null,
+    name: null,
+    project: null,
+    branch: null,
+    prompt: null,
+    lastActivity,
+  });
+
+  it('its first sight, kept from one read to the next; a new time ahead seen anew; once passed, as it is', () => {
+    const seen: RowsSeen = new Map();
+    const at = NOW + 3 * H;
+    expect(sessionAsSeen(session(at), seen, NOW)).toMatchObject({ lastActivity: at, seenAt: NOW, aheadMs: 3 * H });
+    expect(sessionAsSeen(session(at), seen, NOW + MIN)).toMatchObject({ seenAt: NOW, aheadMs: 3 * H });
+    expect(sessionAsSeen(session(at + 1000), seen, NOW + 2 * MIN).seenAt).toBe(NOW + 2 * MIN);
+    expect(sessionAsSeen(session(NOW + 3 * MIN), seen, NOW + 4 * MIN).seenAt).toBeUndefined();
+    expect(seen.size).toBe(0);
+  });
+
+  it('none known, or in the past: as it is', () => {
+    expect(sessionAsSeen(session(null), new Map(), NOW)).toEqual(session(null));
+    expect(sessionAsSeen(session(NOW - H), new Map(), NOW)).toEqual(session(NOW - H));
   });
 });

@@ -5,13 +5,14 @@ import type {
   ListPayload,
   ListRowView,
   OverviewPayload,
+  SessionView,
   StackChangeView,
   StackPreview,
   UndoPreviewPayload,
 } from '../board-protocol.js';
 import { serverNow, setClock } from './page-clock.js';
 import { fill, h } from './page-dom.js';
-import { progress, sessionLabel } from './page-sidebar.js';
+import { lastChangeWords, progress, sessionLabel } from './page-sidebar.js';
 import { cleanLine, cutLine } from './page-text.js';
 
 /**
@@ -49,6 +50,27 @@ function sessionsLine(row: ListRowView, overview: OverviewPayload | undefined): 
   const unsure = unsureNote(row, overview);
   if (unsure !== undefined) parts.push(h('span', { class: 'sessions-unsure agent-text' }, cleanLine(unsure)));
   return parts.length === 0 ? null : h('div', { class: 'head-sessions' }, parts);
+}
+
+/**
+ * The session's last activity, "active 3 min ago"; dated ahead of its machine's clock, as
+ * the rest of the board says a time dated ahead ("seen 2 min ago", why on hover), never
+ * "active 3 h in the future".
+ */
+export function activeWords(
+  s: Pick<SessionView, 'seenAt' | 'aheadMs'> & { lastActivity: number },
+  listId: string,
+  now: number,
+): { text: string; title?: string } {
+  const words = lastChangeWords({ id: listId, changedAt: s.lastActivity, seenAt: s.seenAt, aheadMs: s.aheadMs }, now, 'its last activity');
+  return words.title === undefined ? { text: `active ${words.text}` } : words;
+}
+
+function activeTag(s: SessionView, listId: string, now: number): HTMLElement | null {
+  // None known: nothing said.
+  if (!s.lastActivity) return null;
+  const { text, title } = activeWords({ ...s, lastActivity: s.lastActivity }, listId, now);
+  return h('span', { class: title === undefined ? 'tag when' : 'tag when ahead', title }, text);
 }
 
 function kindTag(row: ListRowView): HTMLElement | null {
@@ -198,7 +220,7 @@ export function renderHead(
         bound
           ? h('span', { class: 'tag bound', title: `bound by ${bound.file} (${bound.scope} settings)` }, 'bound here (tasks use)')
           : null,
-        s?.lastActivity ? h('span', { class: 'tag when' }, `active ${ago(s.lastActivity, now)}`) : null,
+        s ? activeTag(s, row.id, now) : null,
       ),
       sessionsLine(row, overview),
       h(

@@ -39,9 +39,10 @@ export function progress(row: Pick<ListRowView, 'counts' | 'total'>): HTMLElemen
 export function lastChangeWords(
   row: Pick<ListRowView, 'changedAt' | 'seenAt' | 'aheadMs'> & { id?: string },
   now: number,
+  what = 'its last change',
 ): { text: string; title?: string } {
   if (row.seenAt === undefined || row.aheadMs === undefined) return { text: ago(row.changedAt, now) };
-  return { text: `seen ${ago(row.seenAt, now)}${seenNote(row.seenAt, row.id)}`, title: aheadWords(row.aheadMs, 'its last change') };
+  return { text: `seen ${ago(row.seenAt, now)}${seenNote(row.seenAt, row.id)}`, title: aheadWords(row.aheadMs, what) };
 }
 
 export interface SidebarState {
