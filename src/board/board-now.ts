@@ -58,6 +58,21 @@ interface When {
   at: number;
   /** Only when the board first saw it. */
   seen: boolean;
+  /** Its record is dated ahead of the clock by this much (a second or more): seen, not told as a time yet to come. */
+  aheadMs?: number;
+}
+
+/**
+ * When an event happened (`at`: its record's time, none where no record says), as of a
+ * look at `now`: that time; else when the board saw it, and, for a record dated ahead of
+ * the clock (a transcript copied from a machine ahead, clock skew, a VM resumed), by how
+ * much, as a task file dated ahead is counted (stalled-work.ts timesAsSeen).
+ */
+function whenOf(at: number | undefined, now: number): When {
+  if (at === undefined) return { at: Math.floor(now), seen: true };
+  const aheadMs = Math.round(at - now);
+  // Whole ms, as the page and `tasks lists` say times (a file's time has a fraction).
+  return aheadMs >= 1000 ? { at: Math.floor(now), seen: true, aheadMs } : { at: Math.floor(at), seen: false };
 }
 
 /**
@@ -105,6 +120,8 @@ function aheadOf(l: ListNow, id: string): { aheadMs?: number } {
   const ahead = at === undefined || file === undefined ? 0 : Math.round(file - at);
   return ahead >= 1000 ? { aheadMs: ahead } : {};
 }
+
+const aheadOfEvent = (when: When | undefined): { aheadMs?: number } => (when?.aheadMs === undefined ? {} : { aheadMs: when.aheadMs });
 
 export class BoardNow {
   private readonly lists = new Map<string, ListNow>();
@@ -194,8 +211,7 @@ export class BoardNow {
         // The task file's time is when it changed; a deleted task has none left, and one dated ahead of
         // the clock says nothing true: when the watcher saw it.
         const file = c?.task == null ? undefined : fileTimes.get(c.task);
-        const at = file === undefined || file - look.update.at >= 1000 ? undefined : file;
-        if (c) this.push({ ...ref, at: Math.floor(at ?? look.update.at), seen: at === undefined, kind: 'change', ...c });
+        if (c) this.push({ ...ref, ...whenOf(file, look.update.at), kind: 'change', ...c });
       }
     }
     const known = new Set(before?.events.map((e) => e.key));
@@ -203,9 +219,7 @@ export class BoardNow {
       if (known.has(e.key)) continue;
       let when = this.since.get(e.key);
       if (when === undefined) {
-        const at = happened(e, times, tasks, this.o.stalledMs);
-        // Whole ms, as the page and `tasks lists` say times (a file's time has a fraction).
-        when = at === undefined ? { at: look.at, seen: true } : { at: Math.floor(at), seen: false };
+        when = whenOf(happened(e, times, tasks, this.o.stalledMs), look.at);
         this.since.set(e.key, when);
       }
       // What was there when the board started is shown in its section, not as news.
@@ -312,6 +326,7 @@ export class BoardNow {
       tasks: e.tasks.map((t) => ({ id: t.id, subject: t.subject, status: t.status as BoardStatus, owner: t.owner })),
       since: this.since.get(e.key)?.at ?? this.o.now(),
       seen: this.since.get(e.key)?.seen ?? true,
+      ...aheadOfEvent(this.since.get(e.key)),
       // What `tasks carry` would take from the list (work carried already, marked carriedTo, is not taken again).
       leftWork: tasks.filter(isLeftWork).length,
     };

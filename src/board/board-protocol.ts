@@ -478,6 +478,8 @@ export interface NowEventView extends NowListRef {
   since: number;
   /** `since` is only when this board first saw it (no record says when it happened): shown as "seen …". */
   seen: boolean;
+  /** Its record is dated ahead of the clock by this much (a second or more): `since` is when the board first saw it. */
+  aheadMs?: number;
   /**
    * How many of its list's tasks a carry would take (unfinished, not agents' own
    * bookkeeping, not carried before: store/schema.ts isLeftWork). Carry is offered only
@@ -514,6 +516,8 @@ export interface NowFeedItem extends NowListRef {
   at: number;
   /** `at` is only when the board saw it: shown as "seen …". */
   seen: boolean;
+  /** Its file (its record) is dated ahead of the clock by this much (a second or more): `at` is when the board saw it. */
+  aheadMs?: number;
   kind: 'change' | NowEventType;
   text: string;
   task: string | null;

@@ -175,3 +175,34 @@ describe("the board and a list's session whose last activity is dated ahead of i
     expect(second.ofList?.seenAt).toBe(first.session?.seenAt);
   });
 });
+
+describe('the Now view and an event whose record is dated ahead of the clock', () => {
+  it("a session's end dated ahead is counted from when the board first saw it, with how far ahead it is", async () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'work', 'api');
+    fs.mkdirSync(cwd, { recursive: true });
+    task(path.join(config, 'tasks', SESSION), '1', 'Write the changelog', 'pending');
+    // Its session ended with the task open, its transcript copied from a machine whose clock runs 3 h ahead.
+    const ahead = Date.now() + 3 * 3_600_000;
+    writeTranscript(config, { sessionId: SESSION, cwd, todos: false, start: ahead - 60_000, end: ahead });
+    const b = await startBoard(config, [], { USER: 'carol' });
+    boards.push(b);
+    type Event = { list: string; type: string; since: number; seen: boolean; aheadMs?: number };
+    type Now = { at: number; ready: boolean; died: Event[] };
+    let now: Now;
+    const started = Date.now();
+    for (;;) {
+      now = JSON.parse((await request(b.port, `/${b.token}/api/now`)).body) as Now;
+      if (now.ready && now.died.length > 0) break;
+      if (Date.now() - started > 20_000) throw new Error(`no work left in the Now view: ${JSON.stringify(now)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const left = now.died.find((e) => e.list === SESSION && e.type === 'work-left') as Event;
+    // When the board saw it, said as such: not 3 h on.
+    expect(left.seen).toBe(true);
+    expect(left.since).toBeGreaterThanOrEqual(started - 1000);
+    expect(left.since).toBeLessThanOrEqual(now.at);
+    expect(left.aheadMs).toBeGreaterThan(3 * 3_600_000 - 60_000);
+    expect(left.aheadMs).toBeLessThanOrEqual(3 * 3_600_000);
+  });
+});

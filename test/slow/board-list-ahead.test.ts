@@ -16,7 +16,7 @@ const SESSION = '5b5b5b5b-2222-4c4c-8d8d-000000000007';
  * board first saw it ("seen 3s ago"), never "3 h in the future"; the skew reads "3 h", not
  * "2 h"; and a board that only saw it as it started says its age is the board's. A gone
  * list whose transcript is dated ahead says the same in the Gone lists dialog, and a list's
- * session whose transcript is dated ahead in the list's head.
+ * session whose transcript is dated ahead in the list's head, and the work it left in the Now view.
  */
 describe.skipIf(!browserAvailable)(`a list dated ahead in the sidebar${SKIPPED}`, () => {
   const b = useBoardBrowser();
@@ -80,6 +80,12 @@ describe.skipIf(!browserAvailable)(`a list dated ahead in the sidebar${SKIPPED}`
     await now.waitFor();
     expect(await now.textContent()).toMatch(/^seen \d+s ago \(since the board started\)$/);
     expect(await now.getAttribute('title')).toMatch(/^its file is dated 3 h in the future /);
+    // The work its session left, that session's end dated ahead: when the board saw it, not "59 min in the future".
+    const left = page.locator(`.now-item[data-type="work-left"][data-clock="${SESSION}"] .now-when`);
+    await left.waitFor();
+    expect(await left.textContent()).toMatch(/^seen \d+s ago \(since the board started\)$/);
+    expect(await left.getAttribute('title')).toMatch(/^its record is dated 59 min in the future \(ahead of its machine's clock/);
+    expect(await page.locator('#view').textContent()).not.toContain('in the future');
     await shot(page, 'board-list-dated-ahead-now');
 
     // The head of the list whose session's last activity is dated ahead: its pill says when the board saw it.

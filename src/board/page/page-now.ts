@@ -61,9 +61,21 @@ function where(ref: NowListRef, handlers: NowHandlers): HTMLElement {
   );
 }
 
-/** When it happened; where no record says, when the board saw it, said as such ("seen 2 min ago"), never as its time. */
-function whenSpan(at: number, seen: boolean, list: string): HTMLElement {
+/**
+ * When it happened; where no record says, when the board saw it, said as such ("seen 2
+ * min ago"), never as its time. A record dated ahead of its machine's clock (`aheadMs`, of
+ * `what`) as a card says a file dated ahead: "seen 2 min ago", why on hover, never "in the future".
+ */
+function whenSpan(at: number, seen: boolean, list: string, ahead?: { aheadMs?: number; what: string }): HTMLElement {
   const now = serverNow(list);
+  if (ahead?.aheadMs !== undefined)
+    return h(
+      'span',
+      { class: 'now-when seen ahead', title: aheadWords(ahead.aheadMs, ahead.what) },
+      'seen ',
+      agoSpan('now-ago', at, now),
+      seenNote(at, list),
+    );
   const title = new Date(onPageClock(at, list)).toLocaleString();
   if (!seen) return agoSpan('now-when', at, now, title);
   return h('span', { class: 'now-when seen', title: `first seen by the board ${title}` }, 'seen ', agoSpan('now-ago', at, now));
@@ -85,7 +97,7 @@ function eventItem(e: NowEventView, handlers: NowHandlers): HTMLElement {
       { class: 'now-item-head' },
       h('span', { class: `now-kind ${e.type}` }, KIND_WORDS[e.type]),
       where(e, handlers),
-      whenSpan(e.since, e.seen, e.list),
+      whenSpan(e.since, e.seen, e.list, { aheadMs: e.aheadMs, what: 'its record' }),
     ),
     h('div', { class: 'now-text agent-text' }, e.text),
     h(
@@ -173,7 +185,7 @@ function feedItem(f: NowFeedItem, handlers: NowHandlers): HTMLElement {
   return h(
     'li',
     { class: `now-feed-item ${f.kind}`, 'data-clock': f.list },
-    whenSpan(f.at, f.seen, f.list),
+    whenSpan(f.at, f.seen, f.list, { aheadMs: f.aheadMs, what: f.kind === 'change' ? 'its file' : 'its record' }),
     where(f, handlers),
     // A change's words follow its task's id; an event's name their tasks themselves.
     f.kind === 'change'
