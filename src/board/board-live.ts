@@ -11,6 +11,7 @@ import { ListWatcher, type WatchUpdate } from '../core/watch/list-watcher.js';
 import { scanList } from '../core/watch/watch-scan.js';
 import type { ListPayload, ListRowView, OverviewPayload } from './board-protocol.js';
 import {
+  agentsGoneAsSeen,
   type BoardContext,
   type BoardRow,
   listPayload,
@@ -218,8 +219,14 @@ export class BoardLive {
       known,
       this.o.firstSeen(listId),
     );
-    // Its row heads the list's page until the overview has it: its sessions counted as the overview's are.
-    return payload.row === null ? payload : { ...payload, row: sessionsAsSeen(payload.row, this.sessionsSeen, this.o.ctx.now()) };
+    const now = this.o.ctx.now();
+    return {
+      ...payload,
+      // Its row heads the list's page until the overview has it: its sessions counted as the overview's are.
+      row: payload.row === null ? null : sessionsAsSeen(payload.row, this.sessionsSeen, now),
+      // Its agents gone, their sessions' last activity counted as those sessions' pills count it.
+      facts: agentsGoneAsSeen(payload.facts, this.sessionsSeen, now),
+    };
   }
 
   /** A list the last overview did not have (made since): its short id among them and it. */

@@ -75,8 +75,13 @@ export interface AgentGoneView {
   session: string | null;
   /** "session 4aa21e64 crashed" (or "was cleared"). */
   why: string;
-  /** When the session was last seen at work (ms since the epoch; null: not known). */
+  /**
+   * When the session was last seen at work (ms since the epoch; null: not known); that
+   * time dated ahead of its machine's clock (`aheadMs`): when the board first saw it.
+   */
   since: number | null;
+  /** How far the session's last activity is dated ahead of `since` (a second or more). */
+  aheadMs?: number;
 }
 
 export type SessionStateName = 'live' | 'ended' | 'crashed' | 'unknown';

@@ -215,9 +215,33 @@ export function rowAsSeen<R extends Pick<ListRowView, 'id' | 'changedAt' | 'seen
  */
 export function sessionAsSeen(s: SessionView, seen: RowsSeen, now: number): SessionView {
   if (s.lastActivity === null) return s;
-  const time: Pick<ListRowView, 'id' | 'changedAt' | 'seenAt' | 'aheadMs'> = { id: s.sessionId, changedAt: s.lastActivity };
-  const { seenAt, aheadMs } = rowAsSeen(time, NONE_SEEN, seen, now);
+  const { seenAt, aheadMs } = sessionTimeAsSeen(s.sessionId, s.lastActivity, seen, now);
   return seenAt === undefined || aheadMs === undefined ? s : { ...s, seenAt, aheadMs };
+}
+
+/** A session's time `at`, dated ahead of the clock: when the board first saw it, and by how much (rowAsSeen). */
+function sessionTimeAsSeen(sessionId: string, at: number, seen: RowsSeen, now: number): { seenAt?: number; aheadMs?: number } {
+  const time: Pick<ListRowView, 'id' | 'changedAt' | 'seenAt' | 'aheadMs'> = { id: sessionId, changedAt: at };
+  return rowAsSeen(time, NONE_SEEN, seen, now);
+}
+
+/**
+ * A list's tasks whose agent is gone, that agent's session last at work at a time dated
+ * ahead of the clock: since when the board first saw that time, and by how much it is
+ * ahead, from the same first sights as the session's pill in the list's head (`seen`).
+ */
+export function agentsGoneAsSeen(facts: Record<string, TaskFacts>, seen: RowsSeen, now: number): Record<string, TaskFacts> {
+  const out: Record<string, TaskFacts> = {};
+  for (const [id, f] of Object.entries(facts)) {
+    const gone = f.agentGone;
+    if (gone?.since == null || gone.session === null) {
+      out[id] = f;
+      continue;
+    }
+    const { seenAt, aheadMs } = sessionTimeAsSeen(gone.session, gone.since, seen, now);
+    out[id] = seenAt === undefined || aheadMs === undefined ? f : { ...f, agentGone: { ...gone, since: seenAt, aheadMs } };
+  }
+  return out;
 }
 
 /** A session's time is its transcript's: no task file's first sight is its. */

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type BoardRun, request, startBoard } from '../helpers/board.js';
 import { task } from '../helpers/board-world.js';
 import { snapshotDir, tempConfig } from '../helpers/cli.js';
-import { writeTranscript } from '../helpers/session-files.mjs';
+import { writeTaskTranscript, writeTranscript } from '../helpers/session-files.mjs';
 import { GONE_SESSION as GONE, writeGoneSession } from '../helpers/sessions-world.js';
 
 /** A session whose list is named by its id. */
@@ -204,5 +204,55 @@ describe('the Now view and an event whose record is dated ahead of the clock', (
     expect(left.since).toBeLessThanOrEqual(now.at);
     expect(left.aheadMs).toBeGreaterThan(3 * 3_600_000 - 60_000);
     expect(left.aheadMs).toBeLessThanOrEqual(3 * 3_600_000);
+  });
+});
+
+describe('the board and an agent gone whose last activity is dated ahead of the clock', () => {
+  it('its task is counted gone from when the board first saw that time, the same on every read, with how far ahead it is', async () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'work', 'api');
+    fs.mkdirSync(cwd, { recursive: true });
+    task(path.join(config, 'tasks', SESSION), '1', 'Write the changelog', 'in_progress');
+    // Its session ended holding the task (it made it and started it), its transcript copied from a machine whose clock runs 3 h ahead.
+    const ahead = Date.now() + 3 * 3_600_000;
+    const transcript = writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd,
+      calls: [
+        {
+          name: 'TaskCreate',
+          input: { subject: 'Write the changelog', description: '' },
+          result: { task: { id: '1', subject: 'Write the changelog' } },
+          at: ahead - 60_000,
+        },
+        {
+          name: 'TaskUpdate',
+          input: { taskId: '1', status: 'in_progress' },
+          result: { success: true, taskId: '1', updatedFields: ['status'] },
+          at: ahead - 1000,
+        },
+      ],
+    });
+    fs.utimesSync(transcript, ahead / 1000, ahead / 1000);
+    const b = await startBoard(config, [], { USER: 'carol' });
+    boards.push(b);
+    type Gone = { session: string | null; since: number | null; aheadMs?: number };
+    const read = async () => {
+      const before = Date.now();
+      const list = JSON.parse((await request(b.port, `/${b.token}/api/list?id=${SESSION}`)).body) as {
+        at: number;
+        facts: Record<string, { agentGone?: Gone }>;
+      };
+      return { before, at: list.at, gone: list.facts['1']?.agentGone };
+    };
+    const first = await read();
+    expect(first.gone?.session).toBe(SESSION);
+    // When the board saw it: not 3 h on.
+    expect(first.gone?.since).toBeGreaterThanOrEqual(first.before - 1000);
+    expect(first.gone?.since).toBeLessThanOrEqual(first.at);
+    expect(first.gone?.aheadMs).toBeGreaterThan(3 * 3_600_000 - 60_000);
+    expect(first.gone?.aheadMs).toBeLessThanOrEqual(3 * 3_600_000);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await read()).gone?.since).toBe(first.gone?.since);
   });
 });

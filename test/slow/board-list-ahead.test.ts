@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { browserAvailable, SKIPPED, shot, useBoardBrowser } from '../helpers/board-browser.js';
 import { task } from '../helpers/board-world.js';
 import { snapshotDir, tempConfig } from '../helpers/cli.js';
-import { writeTranscript } from '../helpers/session-files.mjs';
+import { writeTaskTranscript } from '../helpers/session-files.mjs';
 import { GONE_SESSION as GONE, writeGoneSession } from '../helpers/sessions-world.js';
 
 /** A session whose list is named by its id, its transcript dated ahead. */
@@ -16,7 +16,8 @@ const SESSION = '5b5b5b5b-2222-4c4c-8d8d-000000000007';
  * board first saw it ("seen 3s ago"), never "3 h in the future"; the skew reads "3 h", not
  * "2 h"; and a board that only saw it as it started says its age is the board's. A gone
  * list whose transcript is dated ahead says the same in the Gone lists dialog, and a list's
- * session whose transcript is dated ahead in the list's head, and the work it left in the Now view.
+ * session whose transcript is dated ahead in the list's head, on the card of the task its
+ * agent held, and the work it left in the Now view.
  */
 describe.skipIf(!browserAvailable)(`a list dated ahead in the sidebar${SKIPPED}`, () => {
   const b = useBoardBrowser();
@@ -40,7 +41,27 @@ describe.skipIf(!browserAvailable)(`a list dated ahead in the sidebar${SKIPPED}`
     // In a project of its own, its task's id none of the gone list's: the gone list's session is not taken for its.
     const web = path.join(config, 'work', 'web');
     fs.mkdirSync(web, { recursive: true });
-    writeTranscript(config, { sessionId: SESSION, cwd: web, todos: false, start: sessionAhead - 60_000, end: sessionAhead });
+    // It ended holding #8, which it made and started: its agent is gone, #7 is work it left.
+    task(path.join(config, 'tasks', SESSION), '8', 'Tag the release', 'in_progress');
+    const made = {
+      name: 'TaskCreate',
+      input: { subject: 'Tag the release', description: '' },
+      result: { task: { id: '8', subject: 'Tag the release' } },
+    };
+    const started = {
+      name: 'TaskUpdate',
+      input: { taskId: '8', status: 'in_progress' },
+      result: { success: true, taskId: '8', updatedFields: ['status'] },
+    };
+    const ofSession = writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd: web,
+      calls: [
+        { ...made, at: sessionAhead - 60_000 },
+        { ...started, at: sessionAhead - 1000 },
+      ],
+    });
+    fs.utimesSync(ofSession, sessionAhead / 1000, sessionAhead / 1000);
     const board = await b.board(config, [], { USER: 'carol' });
     const page = await b.page(`${board.url}#list=sprint`);
 
@@ -97,6 +118,18 @@ describe.skipIf(!browserAvailable)(`a list dated ahead in the sidebar${SKIPPED}`
       "its last activity is dated 59 min in the future (ahead of its machine's clock: clock skew, a file copied from another machine, a VM resumed); counted from when the board first saw it",
     );
     expect(await page.locator('#list-head').textContent()).not.toContain('in the future');
+    // The task its agent held: gone since the board saw that session's last activity.
+    const goneMark = page.locator('.card[data-task="8"] .mark.agent-gone');
+    await goneMark.waitFor();
+    expect(await goneMark.textContent()).toMatch(/^agent gone: .+, seen \d+s ago \(since the board started\)$/);
+    expect(await goneMark.locator('.gone-ago.ahead').getAttribute('title')).toMatch(
+      /^its session's last activity is dated 59 min in the future \(ahead of its machine's clock/,
+    );
+    await page.locator('.card[data-task="8"]').click();
+    const agentFact = page.locator('#detail dd.gone');
+    await agentFact.waitFor();
+    expect(await agentFact.textContent()).toMatch(/ holding it, last at work: seen \d+s ago \(since the board started\)$/);
+    expect(await page.locator('#view').textContent()).not.toContain('in the future');
     await shot(page, 'board-session-dated-ahead');
     expect(snapshotDir(sprint)).toEqual(files);
   });

@@ -1,8 +1,8 @@
 import type { AgentGoneView, BoardStatus, BoardTask, ListPayload, TaskFacts, TodoView } from '../board-protocol.js';
-import { agoSpan, tickAgo } from './page-ago.js';
+import { tickAgo } from './page-ago.js';
 import { serverNow } from './page-clock.js';
 import { h, reconcile } from './page-dom.js';
-import { changedSpan, stallMark, tickStalls } from './page-stall.js';
+import { changedSpan, goneSinceSpan, stallMark, tickStalls } from './page-stall.js';
 import { cutLine } from './page-text.js';
 
 /**
@@ -120,7 +120,7 @@ export function renderColumns(
 }
 
 /** "agent gone: session 4aa21e64 crashed 15 min ago", the time moving on by itself (page-ago). */
-function agentGoneMark(gone: AgentGoneView, now: number): HTMLElement {
+function agentGoneMark(gone: AgentGoneView, now: number, listId: string): HTMLElement {
   return h(
     'span',
     {
@@ -128,8 +128,9 @@ function agentGoneMark(gone: AgentGoneView, now: number): HTMLElement {
       title: `in progress with no owner, and ${gone.why} holding it: no agent is left to finish it; Release… (tasks release --gone) puts it back to pending`,
     },
     `agent gone: ${cutLine(gone.why, 60)}`,
-    gone.since === null ? null : ' ',
-    gone.since === null ? null : agoSpan('gone-ago', gone.since, now),
+    // "crashed 15 min ago"; dated ahead, "crashed, seen 2 min ago".
+    gone.since === null ? null : gone.aheadMs === undefined ? ' ' : ', ',
+    gone.since === null ? null : goneSinceSpan({ ...gone, since: gone.since }, 'gone-ago', now, listId),
   );
 }
 
@@ -152,7 +153,7 @@ function card(
       ),
     );
   // Its agent is gone (the session that held it is over): said in place of a stall, in red, as `tasks list` does.
-  const stalled = facts?.agentGone === undefined ? stallMark(list, t, serverNow(list.id)) : agentGoneMark(facts.agentGone, now);
+  const stalled = facts?.agentGone === undefined ? stallMark(list, t, serverNow(list.id)) : agentGoneMark(facts.agentGone, now, list.id);
   if (stalled !== null) marks.push(stalled);
   // Its session waits for a person (a permission prompt): not stalled; it is someone's turn.
   if (facts?.waitingFor !== undefined)

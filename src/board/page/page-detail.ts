@@ -2,7 +2,7 @@ import type { BoardTask, CostView, HistoryPayload, ListPayload } from '../board-
 import { agoSpan } from './page-ago.js';
 import { serverNow, setClock } from './page-clock.js';
 import { fill, h } from './page-dom.js';
-import { changedFact, stallFact } from './page-stall.js';
+import { changedFact, goneSinceSpan, stallFact } from './page-stall.js';
 import { cleanLine, cleanText, cutLine } from './page-text.js';
 
 /**
@@ -116,8 +116,10 @@ export function renderDetail(
             'dd',
             { class: 'gone' },
             `gone: ${cutLine(facts.agentGone.why, 60)} holding it`,
-            facts.agentGone.since === null ? null : ', last at work ',
-            facts.agentGone.since === null ? null : agoSpan('when', facts.agentGone.since, now),
+            facts.agentGone.since === null ? null : facts.agentGone.aheadMs === undefined ? ', last at work ' : ', last at work: ',
+            facts.agentGone.since === null
+              ? null
+              : goneSinceSpan({ ...facts.agentGone, since: facts.agentGone.since }, 'when', now, list.id),
           )
         : null,
       ...(facts?.agentGone === undefined ? stallFact(list, t, serverNow(list.id)) : []),

@@ -1,5 +1,5 @@
 import { ago, idleFor } from '../../render/elapsed.js';
-import type { BoardTask, HostStateView, ListPayload, TaskFacts } from '../board-protocol.js';
+import type { AgentGoneView, BoardTask, HostStateView, ListPayload, TaskFacts } from '../board-protocol.js';
 import { agoSpan } from './page-ago.js';
 import { clockOf, hostOf, onPageClock, serverNow } from './page-clock.js';
 import { h } from './page-dom.js';
@@ -111,6 +111,22 @@ export function changedSpan(facts: TaskFacts | undefined, now: number, listId: s
     'seen ',
     agoSpan('when-ago', facts.changedAt, now),
     seenNote(facts.changedAt, listId),
+  );
+}
+
+/**
+ * When an agent gone was last at work: "15 min ago"; its session's last activity dated
+ * ahead of its machine's clock (`aheadMs`), when the board first saw it, as a card says a
+ * file dated ahead ("seen 2 min ago", why on hover), never "3 h in the future".
+ */
+export function goneSinceSpan(gone: AgentGoneView & { since: number }, cls: string, now: number, listId: string): HTMLElement {
+  if (gone.aheadMs === undefined) return agoSpan(cls, gone.since, now);
+  return h(
+    'span',
+    { class: `${cls} ahead`, title: aheadWords(gone.aheadMs, "its session's last activity") },
+    'seen ',
+    agoSpan(`${cls}-ago`, gone.since, now),
+    seenNote(gone.since, listId),
   );
 }
 
