@@ -54,6 +54,8 @@ export function localApi(o: LocalParts): BoardApi {
   const carryCtx = { configDir: o.ctx.configDir, person: o.ctx.person, home: o.ctx.home };
   // Gone lists dated ahead of the clock: when each was first seen so (goneListsPayload).
   const goneSeen: RowsSeen = new Map();
+  // A task's changes recorded ahead of the clock: when each was first read so (historyPayload).
+  const historySeen: RowsSeen = new Map();
   return {
     action: (body, signal) => runAction({ ...o.action, signal }, body),
     listOk: (list) => LIST_ID.test(list),
@@ -73,7 +75,7 @@ export function localApi(o: LocalParts): BoardApi {
         case 'api/history': {
           const task = query.get('task') ?? '';
           if (list === undefined || !isTaskId(task)) return usage('list and task are required');
-          return answer(200, await historyPayload(o.ctx, o.sessions.current, list, task));
+          return answer(200, await historyPayload(o.ctx, o.sessions.current, list, task, historySeen));
         }
         case 'api/undo':
           return needsList(async (l) => answer(200, await undoPreview(o.sessions.current, o.ctx.configDir, l)));

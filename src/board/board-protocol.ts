@@ -266,6 +266,13 @@ export interface HistoryEventView {
   source: 'journal' | 'transcript' | 'files';
   command: string | null;
   txn: string | null;
+  /**
+   * Its record dated ahead of its machine's clock (a transcript or a journal copied from a
+   * machine ahead, clock skew, a VM resumed): when the board first read it, and by how much
+   * `at` is ahead of then (a second or more).
+   */
+  seenAt?: number;
+  aheadMs?: number;
 }
 
 export interface HistoryPayload {

@@ -28,6 +28,7 @@ import type {
   AgentGoneView,
   BindingView,
   BoardTask,
+  HistoryEventView,
   HistoryPayload,
   ListKind,
   ListPayload,
@@ -438,7 +439,13 @@ function todoViews(todos: readonly Todo[]): ListPayload['todos'] {
  * and the transcripts of the list's sessions, a named list's found by their tasks) and
  * says them, with the notes it prints before them.
  */
-export async function historyPayload(ctx: BoardContext, index: SessionIndex, listId: string, taskId: string): Promise<HistoryPayload> {
+export async function historyPayload(
+  ctx: BoardContext,
+  index: SessionIndex,
+  listId: string,
+  taskId: string,
+  seen: RowsSeen = new Map(),
+): Promise<HistoryPayload> {
   const movesOf = sessionMovesOf(index, listId);
   const timeline = await readTimeline(listDirOf(ctx.configDir, listId), {
     listId,
@@ -450,10 +457,11 @@ export async function historyPayload(ctx: BoardContext, index: SessionIndex, lis
   const notes = renderLogNotes(timeline, taskId);
   const outside = renderUnrecordedCreations(createdOutsideRecord(timeline.events, [taskId]));
   if (outside !== undefined) notes.push(outside);
+  const now = ctx.now();
   return {
     events: events.map((e) => {
       const words = logEventWords(e);
-      return {
+      const view: HistoryEventView = {
         at: e.at,
         task: e.task,
         op: e.op,
@@ -463,7 +471,25 @@ export async function historyPayload(ctx: BoardContext, index: SessionIndex, lis
         command: e.command,
         txn: e.txn,
       };
+      return recordAsSeen(view, listId, seen, now);
     }),
     notes,
   };
+}
+
+/**
+ * A change of the history recorded at a time dated ahead of the clock (a transcript or a
+ * journal copied from a machine ahead, clock skew, a VM resumed): with when the board first
+ * read it there, kept in `seen` from one read to the next, and by how much it is ahead, as
+ * a list's row has them (rowAsSeen). Not ahead: the change as it is.
+ */
+function recordAsSeen(e: HistoryEventView, listId: string, seen: RowsSeen, now: number): HistoryEventView {
+  const at = Date.parse(e.at);
+  if (!(at > now)) return e;
+  const key: Pick<ListRowView, 'id' | 'changedAt' | 'seenAt' | 'aheadMs'> = {
+    id: [listId, e.task, e.source, e.txn ?? '', e.op, e.what].join('|'),
+    changedAt: at,
+  };
+  const { seenAt, aheadMs } = rowAsSeen(key, NONE_SEEN, seen, now);
+  return seenAt === undefined || aheadMs === undefined ? e : { ...e, seenAt, aheadMs };
 }

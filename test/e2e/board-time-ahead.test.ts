@@ -256,3 +256,52 @@ describe('the board and an agent gone whose last activity is dated ahead of the 
     expect((await read()).gone?.since).toBe(first.gone?.since);
   });
 });
+
+describe("the board and a task's history whose records are dated ahead of the clock", () => {
+  it('each such change is counted from when the board first read it, the same on every read, with how far ahead it is', async () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'work', 'api');
+    fs.mkdirSync(cwd, { recursive: true });
+    task(path.join(config, 'tasks', SESSION), '1', 'Write the changelog', 'in_progress');
+    // The session that made and started it, its transcript copied from a machine whose clock runs 3 h ahead.
+    const ahead = Date.now() + 3 * 3_600_000;
+    writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd,
+      calls: [
+        {
+          name: 'TaskCreate',
+          input: { subject: 'Write the changelog', description: '' },
+          result: { task: { id: '1', subject: 'Write the changelog' } },
+          at: ahead - 60_000,
+        },
+        {
+          name: 'TaskUpdate',
+          input: { taskId: '1', status: 'in_progress' },
+          result: { success: true, taskId: '1', updatedFields: ['status'] },
+          at: ahead - 1000,
+        },
+      ],
+    });
+    const b = await startBoard(config, [], { USER: 'carol' });
+    boards.push(b);
+    type Event = { at: string; source: string; seenAt?: number; aheadMs?: number };
+    const read = async () => {
+      const before = Date.now();
+      const history = JSON.parse((await request(b.port, `/${b.token}/api/history?list=${SESSION}&task=1`)).body) as { events: Event[] };
+      return { before, events: history.events.filter((e) => e.source === 'transcript') };
+    };
+    const first = await read();
+    expect(first.events.length).toBe(2);
+    for (const e of first.events) {
+      // Its time as `tasks log` has it (3 h on), and when the board read it: as it was asked.
+      expect(Date.parse(e.at)).toBeGreaterThan(Date.now() + 2 * 3_600_000);
+      expect(e.seenAt).toBeGreaterThanOrEqual(first.before - 1000);
+      expect(e.seenAt).toBeLessThanOrEqual(Date.now());
+      expect(Math.abs((e.aheadMs as number) - (Date.parse(e.at) - (e.seenAt as number)))).toBeLessThanOrEqual(1);
+    }
+    await new Promise((r) => setTimeout(r, 1100));
+    // The same first sight on the next read.
+    expect((await read()).events.map((e) => e.seenAt)).toEqual(first.events.map((e) => e.seenAt));
+  });
+});

@@ -17,7 +17,7 @@ const SESSION = '5b5b5b5b-2222-4c4c-8d8d-000000000007';
  * "2 h"; and a board that only saw it as it started says its age is the board's. A gone
  * list whose transcript is dated ahead says the same in the Gone lists dialog, and a list's
  * session whose transcript is dated ahead in the list's head, on the card of the task its
- * agent held, and the work it left in the Now view.
+ * agent held and in that task's history, and the work it left in the Now view.
  */
 describe.skipIf(!browserAvailable)(`a list dated ahead in the sidebar${SKIPPED}`, () => {
   const b = useBoardBrowser();
@@ -129,6 +129,14 @@ describe.skipIf(!browserAvailable)(`a list dated ahead in the sidebar${SKIPPED}`
     const agentFact = page.locator('#detail dd.gone');
     await agentFact.waitFor();
     expect(await agentFact.textContent()).toMatch(/ holding it, last at work: seen \d+s ago \(since the board started\)$/);
+    // Its history, the session's changes recorded ahead: when the board first read them.
+    const createdLine = page.locator('#detail .history li[data-source="transcript"][data-op="create"] .when');
+    await createdLine.waitFor();
+    expect(await createdLine.textContent()).toMatch(/^seen \d+s ago( \(since the board started\))?$/);
+    expect(await createdLine.getAttribute('title')).toMatch(
+      /^its record \(.+\) is dated 5[89] min in the future \(ahead of its machine's clock/,
+    );
+    expect(await page.locator('#detail').textContent()).not.toContain('in the future');
     expect(await page.locator('#view').textContent()).not.toContain('in the future');
     await shot(page, 'board-session-dated-ahead');
     expect(snapshotDir(sprint)).toEqual(files);

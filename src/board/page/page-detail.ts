@@ -1,8 +1,8 @@
-import type { BoardTask, CostView, HistoryPayload, ListPayload } from '../board-protocol.js';
+import type { BoardTask, CostView, HistoryEventView, HistoryPayload, ListPayload } from '../board-protocol.js';
 import { agoSpan } from './page-ago.js';
 import { serverNow, setClock } from './page-clock.js';
 import { fill, h } from './page-dom.js';
-import { changedFact, goneSinceSpan, stallFact } from './page-stall.js';
+import { aheadWords, changedFact, goneSinceSpan, seenNote, stallFact } from './page-stall.js';
 import { cleanLine, cleanText, cutLine } from './page-text.js';
 
 /**
@@ -167,7 +167,23 @@ export function renderDetail(
           ]),
         ),
     h('h3', {}, 'History'),
-    history === undefined ? h('p', { class: 'empty' }, 'Loading…') : historyView(history, now),
+    history === undefined ? h('p', { class: 'empty' }, 'Loading…') : historyView(history, now, list.id),
+  );
+}
+
+/**
+ * When a change was made: "3 min ago", its time on hover; recorded at a time dated ahead of
+ * its machine's clock, when the board first read it, as a card says a file dated ahead
+ * ("seen 2 min ago", why on hover), never "3 h in the future".
+ */
+function historyWhen(e: HistoryEventView, now: number, listId: string): HTMLElement {
+  if (e.seenAt === undefined || e.aheadMs === undefined) return agoSpan('when', Date.parse(e.at), now, e.at);
+  return h(
+    'span',
+    { class: 'when ahead', title: aheadWords(e.aheadMs, `its record (${e.at})`) },
+    'seen ',
+    agoSpan('when-ago', e.seenAt, now),
+    seenNote(e.seenAt, listId),
   );
 }
 
@@ -176,7 +192,7 @@ export function renderDetail(
  * each change, newest first, with who made it (a person, an agent, or "(no record)" with
  * the likely cause) in its words.
  */
-function historyView(history: HistoryPayload, now: number): HTMLElement {
+function historyView(history: HistoryPayload, now: number, listId: string): HTMLElement {
   return h(
     'div',
     { class: 'history-block' },
@@ -192,7 +208,7 @@ function historyView(history: HistoryPayload, now: number): HTMLElement {
               h(
                 'li',
                 { 'data-source': e.source, 'data-op': e.op },
-                agoSpan('when', Date.parse(e.at), now, e.at),
+                historyWhen(e, now, listId),
                 h('span', { class: `who ${e.who.kind} agent-text` }, cleanLine(e.who.text)),
                 h('span', { class: 'what agent-text' }, cleanLine(e.what)),
               ),
