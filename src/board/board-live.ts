@@ -14,6 +14,7 @@ import {
   agentsGoneAsSeen,
   type BoardContext,
   type BoardRow,
+  changeAsSeen,
   listPayload,
   overviewPayload,
   type RowsSeen,
@@ -113,6 +114,8 @@ export class BoardLive {
    * show a session the overview does not), dropped once the clock passes it.
    */
   private readonly sessionsSeen: RowsSeen = new Map();
+  /** Changes to undo or redo recorded ahead of the clock: when each was first seen so (changeAsSeen), by list and change. */
+  private readonly changesSeen: RowsSeen = new Map();
 
   constructor(private readonly o: LiveOptions) {}
 
@@ -226,6 +229,8 @@ export class BoardLive {
       row: payload.row === null ? null : sessionsAsSeen(payload.row, this.sessionsSeen, now),
       // Its agents gone, their sessions' last activity counted as those sessions' pills count it.
       facts: agentsGoneAsSeen(payload.facts, this.sessionsSeen, now),
+      undo: changeAsSeen(payload.undo, listId, this.changesSeen, now),
+      redo: changeAsSeen(payload.redo, listId, this.changesSeen, now),
     };
   }
 

@@ -201,6 +201,12 @@ export interface StackChangeView {
   tasks: string[];
   /** An undo or redo stopped half-way (`txn` is its own): the next undo finishes it first. */
   finishing?: boolean;
+  /**
+   * `at` dated ahead of its machine's clock (a journal copied from a machine ahead, clock
+   * skew, a VM resumed): when the board first saw it, and by how much (a second or more).
+   */
+  seenAt?: number;
+  aheadMs?: number;
 }
 
 /** What undo or redo would do now, as `tasks undo --dry-run` says it; or why it would be refused. */

@@ -257,6 +257,25 @@ export function sessionsAsSeen(row: ListRowView, seen: RowsSeen, now: number): L
   };
 }
 
+/**
+ * A change to undo or redo made at a time dated ahead of the clock: with when the board
+ * first saw it (kept in `seen` by list and change from one read to the next) and by how
+ * much it is ahead, as a list's row has them (rowAsSeen). Not ahead: the change as it is.
+ */
+export function changeAsSeen(change: StackChangeView | null, listId: string, seen: RowsSeen, now: number): StackChangeView | null {
+  if (change === null) return null;
+  const at = Date.parse(change.at);
+  const id = `${listId}|${change.txn}`;
+  // Not ahead (any more), or no time at all: as it is.
+  if (!(at > now)) {
+    seen.delete(id);
+    return change;
+  }
+  const time: Pick<ListRowView, 'id' | 'changedAt' | 'seenAt' | 'aheadMs'> = { id, changedAt: at };
+  const { seenAt, aheadMs } = rowAsSeen(time, NONE_SEEN, seen, now);
+  return seenAt === undefined || aheadMs === undefined ? change : { ...change, seenAt, aheadMs };
+}
+
 /** The list the board's folder is bound to (`tasks use`), as `tasks use` reads it there. */
 function bindingView(ctx: BoardContext): BindingView | null {
   if (ctx.settings === undefined || ctx.projectDir === undefined) return null;

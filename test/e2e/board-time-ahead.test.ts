@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BoardRun, request, startBoard } from '../helpers/board.js';
 import { task } from '../helpers/board-world.js';
-import { snapshotDir, tempConfig } from '../helpers/cli.js';
+import { run, snapshotDir, tempConfig } from '../helpers/cli.js';
 import { writeTaskTranscript, writeTranscript } from '../helpers/session-files.mjs';
 import { GONE_SESSION as GONE, writeGoneSession } from '../helpers/sessions-world.js';
 
@@ -303,5 +303,35 @@ describe("the board and a task's history whose records are dated ahead of the cl
     await new Promise((r) => setTimeout(r, 1100));
     // The same first sight on the next read.
     expect((await read()).events.map((e) => e.seenAt)).toEqual(first.events.map((e) => e.seenAt));
+  });
+});
+
+describe("the board and a list's last change recorded ahead of the clock (its undo button)", () => {
+  it('the change to undo is counted from when the board first saw it, the same on every read, with how far ahead it is', async () => {
+    const config = tempConfig();
+    const sprint = path.join(config, 'tasks', 'sprint');
+    task(sprint, '1', 'Write the changelog', 'pending');
+    expect(run(config, ['-l', 'sprint', 'start', '1'], { env: { USER: 'carol' } }).code).toBe(0);
+    // Its journal copied from a machine whose clock runs 3 h ahead.
+    const journal = path.join(sprint, '.tasks-journal.jsonl');
+    const ahead = new Date(Date.now() + 3 * 3_600_000).toISOString();
+    fs.writeFileSync(journal, fs.readFileSync(journal, 'utf8').replace(/"at":"[^"]+"/g, `"at":"${ahead}"`));
+    const b = await startBoard(config, [], { USER: 'carol' });
+    boards.push(b);
+    type Change = { command: string; at: string; seenAt?: number; aheadMs?: number };
+    const read = async () => {
+      const before = Date.now();
+      const list = JSON.parse((await request(b.port, `/${b.token}/api/list?id=sprint`)).body) as { undo: Change | null };
+      return { before, undo: list.undo };
+    };
+    const first = await read();
+    // The change as the journal has it (3 h on), and when the board saw it: as it was asked.
+    expect(first.undo?.command).toBe('start');
+    expect(first.undo?.at).toBe(ahead);
+    expect(first.undo?.seenAt).toBeGreaterThanOrEqual(first.before - 1000);
+    expect(first.undo?.seenAt).toBeLessThanOrEqual(Date.now());
+    expect(Math.abs((first.undo?.aheadMs as number) - (Date.parse(ahead) - (first.undo?.seenAt as number)))).toBeLessThanOrEqual(1);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await read()).undo?.seenAt).toBe(first.undo?.seenAt);
   });
 });

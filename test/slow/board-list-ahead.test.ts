@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable, SKIPPED, shot, useBoardBrowser } from '../helpers/board-browser.js';
 import { task } from '../helpers/board-world.js';
-import { snapshotDir, tempConfig } from '../helpers/cli.js';
+import { run, snapshotDir, tempConfig } from '../helpers/cli.js';
 import { writeTaskTranscript } from '../helpers/session-files.mjs';
 import { GONE_SESSION as GONE, writeGoneSession } from '../helpers/sessions-world.js';
 
@@ -16,7 +16,8 @@ const SESSION = '5b5b5b5b-2222-4c4c-8d8d-000000000007';
  * board first saw it ("seen 3s ago"), never "3 h in the future"; the skew reads "3 h", not
  * "2 h"; and a board that only saw it as it started says its age is the board's. A gone
  * list whose transcript is dated ahead says the same in the Gone lists dialog, and a list's
- * session whose transcript is dated ahead in the list's head, on the card of the task its
+ * session whose transcript is dated ahead in the list's head (and its change to undo,
+ * recorded ahead), on the card of the task its
  * agent held and in that task's history, and the work it left in the Now view.
  */
 describe.skipIf(!browserAvailable)(`a list dated ahead in the sidebar${SKIPPED}`, () => {
@@ -62,6 +63,10 @@ describe.skipIf(!browserAvailable)(`a list dated ahead in the sidebar${SKIPPED}`
       ],
     });
     fs.utimesSync(ofSession, sessionAhead / 1000, sessionAhead / 1000);
+    // A person started #7 with tasks, its journal (the change the undo button takes back) copied from a machine 59 min ahead.
+    expect(run(config, ['-l', SESSION, 'start', '7'], { env: { USER: 'carol' } }).code).toBe(0);
+    const journal = path.join(config, 'tasks', SESSION, '.tasks-journal.jsonl');
+    fs.writeFileSync(journal, fs.readFileSync(journal, 'utf8').replace(/"at":"[^"]+"/g, `"at":"${new Date(sessionAhead).toISOString()}"`));
     const board = await b.board(config, [], { USER: 'carol' });
     const page = await b.page(`${board.url}#list=sprint`);
 
@@ -117,6 +122,10 @@ describe.skipIf(!browserAvailable)(`a list dated ahead in the sidebar${SKIPPED}`
     expect(await active.getAttribute('title')).toBe(
       "its last activity is dated 59 min in the future (ahead of its machine's clock: clock skew, a file copied from another machine, a VM resumed); counted from when the board first saw it",
     );
+    const undo = page.locator('#list-head #undo');
+    await undo.waitFor();
+    expect(await undo.textContent()).toMatch(/^↶ Undo start by carol · seen \d+s ago \(since the board started\)$/);
+    expect(await undo.getAttribute('title')).toMatch(/\nthis change is dated 59 min in the future \(ahead of its machine's clock/);
     expect(await page.locator('#list-head').textContent()).not.toContain('in the future');
     // The task its agent held: gone since the board saw that session's last activity.
     const goneMark = page.locator('.card[data-task="8"] .mark.agent-gone');

@@ -1,5 +1,4 @@
 import { compactCount } from '../../render/compact-count.js';
-import { ago } from '../../render/elapsed.js';
 import type {
   CostPayload,
   ListPayload,
@@ -89,13 +88,20 @@ function stackButton(
   id: 'undo' | 'redo',
   change: StackChangeView,
   preview: StackPreview | undefined,
-  now: number,
+  at: { now: number; listId: string },
   onclick: () => void,
 ): HTMLElement {
   const p = previewText(preview);
+  // When it was made; recorded ahead of its machine's clock, when the board first saw it ("seen 2 min ago"), never "in the future".
+  const when = lastChangeWords(
+    { id: at.listId, changedAt: Date.parse(change.at), seenAt: change.seenAt, aheadMs: change.aheadMs },
+    at.now,
+    'this change',
+  );
   const what = change.finishing
     ? `↶ Finish the interrupted ${change.command}`
-    : `${id === 'undo' ? '↶ Undo' : '↷ Redo'} ${cleanLine(change.command)} by ${cutLine(change.actor.name, 20)} · ${ago(Date.parse(change.at), now)}`;
+    : `${id === 'undo' ? '↶ Undo' : '↷ Redo'} ${cleanLine(change.command)} by ${cutLine(change.actor.name, 20)} · ${when.text}`;
+  const title = p?.text ?? `${id} ${change.command} by ${change.actor.name} (${change.tasks.map((t) => `#${t}`).join(', ')})`;
   return h(
     'button',
     {
@@ -103,7 +109,7 @@ function stackButton(
       id,
       type: 'button',
       'data-txn': change.txn,
-      title: p?.text ?? `${id} ${change.command} by ${change.actor.name} (${change.tasks.map((t) => `#${t}`).join(', ')})`,
+      title: when.title === undefined || change.finishing ? title : `${title}\n${when.title}`,
       onclick,
     },
     what,
@@ -283,12 +289,12 @@ export function renderHead(
           'div',
           { class: 'head-actions' },
           list?.undo
-            ? stackButton('undo', list.undo, preview?.undoTxn === list.undo.txn ? preview.undo : undefined, now, () =>
+            ? stackButton('undo', list.undo, preview?.undoTxn === list.undo.txn ? preview.undo : undefined, { now, listId: row.id }, () =>
                 list.undo ? handlers.undo(list.undo) : undefined,
               )
             : null,
           list?.redo
-            ? stackButton('redo', list.redo, preview?.redoTxn === list.redo.txn ? preview.redo : undefined, now, () =>
+            ? stackButton('redo', list.redo, preview?.redoTxn === list.redo.txn ? preview.redo : undefined, { now, listId: row.id }, () =>
                 list.redo ? handlers.redo(list.redo) : undefined,
               )
             : null,
