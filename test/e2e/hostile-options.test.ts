@@ -313,7 +313,10 @@ describe('a large whole number that is kept as it is', () => {
     expect(run(config, ['-l', 'x', 'create', 'Fix'], { cwd: os.tmpdir() }).code).toBe(0);
     // As an agent writes it: JSON.stringify of the number it was given.
     const file = path.join(config, 'tasks', 'x', '1.json');
-    fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), metadata: { n: 12345678901234567890 } }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), metadata: { n: Number('12345678901234567890') } }),
+    );
     const exported = path.join(config, 'out.jsonl');
     expect(run(config, ['-l', 'x', 'export', '--format', 'jsonl', '--output', exported]).code).toBe(0);
     const r = run(config, ['-l', 'y', 'import', exported], { cwd: os.tmpdir() });
