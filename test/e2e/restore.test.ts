@@ -185,6 +185,48 @@ describe('tasks restore', () => {
     ]);
   });
 
+  it("a gone list stays in lists --all, its session not taken for another project's list that has a #1 of another subject, made since", () => {
+    const config = tempConfig();
+    const start = Date.now() - 3_600_000;
+    // Its #1 made and completed, #2 made, an hour ago, in a folder since removed.
+    writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd: path.join(config, 'home', 'api'),
+      start,
+      calls: [
+        { create: { id: '1', subject: 'Write the migration' } },
+        { create: { id: '2', subject: 'Run it' } },
+        { update: { taskId: '1', status: 'completed' } },
+      ],
+    });
+    // Another session's own list, in another project: its #1, made a minute ago.
+    const web = '0b1b2c3d-1111-4222-8333-944455556666';
+    const webStart = Date.now() - 60_000;
+    writeTaskTranscript(config, {
+      sessionId: web,
+      cwd: path.join(config, 'home', 'web'),
+      start: webStart,
+      calls: [{ create: { id: '1', subject: 'Tag the release' } }],
+    });
+    writeTask(path.join(config, 'tasks', web), {
+      id: '1',
+      subject: 'Tag the release',
+      description: '',
+      status: 'pending',
+      blocks: [],
+      blockedBy: [],
+    });
+    const rows = JSON.parse(runInProcessSync(config, ['lists', '--all', '--json']).stdout) as Array<{
+      id: string;
+      kind: string;
+      sessions: Array<{ sessionId: string }>;
+    }>;
+    expect(rows.map((r) => [r.id, r.kind, r.sessions.map((s) => s.sessionId)])).toEqual([
+      [web, 'tasks', [web]],
+      [SESSION, 'gone', [SESSION]],
+    ]);
+  });
+
   it('a reset list (every file deleted, the mark raised): ids at or below the mark come back; a higher mark stays as it is', () => {
     const config = tempConfig();
     const cwd = path.join(config, 'home', 'proj');

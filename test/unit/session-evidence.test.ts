@@ -175,6 +175,21 @@ describe('which list the tasks tie a session to', () => {
     expect(plain(attribute([resumed], lists))).toEqual({ byList: { alpha: ['r'], beta: ['r'] }, unsure: {} });
   });
 
+  it("a session's own task, made and then changed, is not taken for another list's task of the same id written later", () => {
+    // Its #1 made and completed hours ago in a list now gone; another project's list has a #1 of another subject, written since.
+    const gone: SessionTasks = {
+      sessionId: 'g',
+      seen: [],
+      writes: [
+        { id: '1', created: true, subject: 'Write the migration', at: 1000, end: 1050 },
+        { id: '2', created: true, subject: 'Run it on staging', at: 2000, end: 2050 },
+        { id: '1', created: false, at: 3000, end: 3050 },
+      ],
+    };
+    const lists = { web: { '1': ['Tag the release', 90_000] } } as Files;
+    expect(plain(attribute([gone], lists))).toEqual({ byList: {}, unsure: {} });
+  });
+
   it('a worker that only updated a task: the list whose file its update wrote', () => {
     const worker: SessionTasks = {
       sessionId: 'w',

@@ -16,6 +16,8 @@ import type { SeenTask, TaskWrite } from './transcript-tasks.js';
  *   result): the surest agreement (3); written since (someone changed it after): 2;
  * - a task it only saw, under that subject: 1 (a created one whose file is older than the
  *   session, when no time of its own is known: a copy made before it, -1);
+ * - the later writes of an item cut in two (splitItem), with no subject of their own: only a
+ *   file their very write made agrees (3); one written since tells nothing (0);
  * - no such file: nothing (lists are reset, emptied and garbage-collected,
  *   docs/task-store.md section 17).
  *
@@ -72,6 +74,8 @@ export interface Item {
   deleted?: boolean | undefined;
   /** Its writes, in order (none for a task only seen). */
   writes?: TaskWrite[] | undefined;
+  /** The later writes of an item cut in two (splitItem): they may be of another list's task. */
+  cut?: boolean | undefined;
 }
 
 /** A session's items, in the order of its writes, then the tasks it only saw. */
@@ -102,11 +106,12 @@ export function itemsOf(seen: readonly SeenTask[], writes: readonly TaskWrite[])
   return items.filter((i) => !i.deleted);
 }
 
-/** The item these writes make, in order (the first a create or not). */
-function itemOfWrites(writes: readonly TaskWrite[]): Item {
+/** The item these writes make, in order (the first a create or not); `cut`: the later part of an item cut in two. */
+function itemOfWrites(writes: readonly TaskWrite[], cut = false): Item {
   const first = writes[0] as TaskWrite;
   const last = writes[writes.length - 1] as TaskWrite;
   const item: Item = { id: first.id, created: first.created, writes: [...writes], lastAt: last.at, lastEnd: last.end };
+  if (cut) item.cut = true;
   for (const w of writes) if (w.subject !== undefined) item.subject = w.subject;
   if (writes.some((w) => w.deleted)) item.deleted = true;
   return item;
@@ -131,7 +136,7 @@ export function splitItem(item: Item, agrees: (item: Item) => boolean | undefine
     if (agrees(itemOfWrites(writes.slice(0, mid)))) lo = mid;
     else hi = mid - 1;
   }
-  return [itemOfWrites(writes.slice(0, lo)), ...splitItem(itemOfWrites(writes.slice(lo)), agrees)];
+  return [itemOfWrites(writes.slice(0, lo), item.cut), ...splitItem(itemOfWrites(writes.slice(lo), true), agrees)];
 }
 
 /** How well one item agrees with a list's file of its id (undefined: the list has none). */
@@ -140,7 +145,12 @@ export function scoreItem(item: Item, file: ListFile | undefined, start: number 
   if (item.subject !== undefined && file.subject !== item.subject) return -1;
   if (item.lastAt !== undefined) {
     if (file.mtimeMs < item.lastAt - SLACK_MS) return -1;
-    return file.mtimeMs <= (item.lastEnd ?? item.lastAt) + SLACK_MS ? 3 : 2;
+    if (file.mtimeMs <= (item.lastEnd ?? item.lastAt) + SLACK_MS) return 3;
+    // The later writes of an item cut in two, with no subject of their own: a file written by
+    // them is theirs, but one changed since may be any list's task of that id (a session's own
+    // #1, made and completed in a list now gone, is no evidence for another project's #1 made
+    // hours later). Nothing either way.
+    return item.cut && item.subject === undefined ? 0 : 2;
   }
   if (item.created && start !== undefined && file.mtimeMs < start - SLACK_MS) return -1;
   return 1;
