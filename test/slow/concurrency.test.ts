@@ -29,6 +29,32 @@ describe('several processes at once', () => {
     expect(fs.readdirSync(list).filter((n) => n.endsWith('.lock') && n !== '.lock')).toEqual([]);
   });
 
+  it('6 processes x 3 creates --blocked-by 1 --blocks 2 at once: ids distinct, every edge on both sides, no lock left', async () => {
+    const config = tempConfig();
+    const list = path.join(config, 'tasks', 'edges');
+    writeTask(list, { id: '1', subject: 'shared', description: '', status: 'pending', blocks: [], blockedBy: [] });
+    writeTask(list, { id: '2', subject: 'waits', description: '', status: 'pending', blocks: [], blockedBy: [] });
+    const worker = async (w: number) => {
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const r = await runAsync(config, ['-l', 'edges', 'create', `w${w}-${i}`, '--blocked-by', '1', '--blocks', '2']);
+        expect(r.stderr).toBe('');
+        expect(r.code).toBe(0);
+        ids.push(r.stdout.trim());
+      }
+      return ids;
+    };
+    const ids = (await Promise.all(Array.from({ length: 6 }, (_, w) => worker(w)))).flat();
+    expect(new Set(ids).size).toBe(18);
+    const task = (id: string) => readJson(path.join(list, `${id}.json`)) as { blocks: string[]; blockedBy: string[] };
+    const byId = (a: string, b: string) => Number(a) - Number(b);
+    expect([...task('1').blocks].sort(byId)).toEqual([...ids].sort(byId));
+    expect([...task('2').blockedBy].sort(byId)).toEqual([...ids].sort(byId));
+    for (const id of ids) expect(task(id)).toMatchObject({ blockedBy: ['1'], blocks: ['2'] });
+    expect(fs.readdirSync(list).filter((n) => n.endsWith('.json'))).toHaveLength(20);
+    expect(fs.readdirSync(list).filter((n) => n.endsWith('.lock') && n !== '.lock')).toEqual([]);
+  });
+
   it('6 processes updating different fields of one task lose nothing', async () => {
     const config = tempConfig();
     const list = path.join(config, 'tasks', 'one');

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { errnoCode, TasksError } from '../base/errors.js';
+import { compareIds } from '../store/ids.js';
 import { missingTask } from '../store/missing-task.js';
 import { listNotAFolder } from '../store/not-a-folder.js';
 import { LIST_LOCK_TARGET, taskPath } from '../store/paths.js';
@@ -141,6 +142,34 @@ export async function withTaskLock<T>(listDir: string, id: string, fn: (stillHel
   if (stat === undefined) throw missingTask(listDir, id);
   if (!stat.isFile()) throw new TasksError('corrupt', `${id}.json is not a regular file; refusing to touch it`);
   return withLock(file, `task #${id}`, fn);
+}
+
+/**
+ * Several task locks held at once, for a write that changes several tasks (a new task and
+ * the other side of its edges, both sides of an edge), so that every lock it needs is had
+ * before anything is written: a lock that cannot be had (busy, exit 5) then leaves nothing
+ * written, and a retry is safe. The caller holds the list lock; the task locks are taken
+ * one by one in ascending id order (docs/task-store.md section 5: list, then task). Agents
+ * never hold two task locks, and every process of ours takes them in this one order, so
+ * no two holders can wait on each other. `stillHeld(id)`: is that task's lock still ours.
+ */
+export async function withTaskLocks<T>(
+  listDir: string,
+  ids: readonly string[],
+  fn: (stillHeld: (id: string) => boolean) => T | Promise<T>,
+): Promise<T> {
+  const ordered = [...new Set(ids)].sort(compareIds);
+  const held = new Map<string, () => boolean>();
+  const stillHeld = (id: string) => held.get(id)?.() ?? false;
+  const take = (next: number): Promise<T> => {
+    const id = ordered[next];
+    if (id === undefined) return Promise.resolve(fn(stillHeld));
+    return withTaskLock(listDir, id, (isHeld) => {
+      held.set(id, isHeld);
+      return take(next + 1);
+    });
+  };
+  return take(0);
 }
 
 /** Throw instead of writing when the lock we hold was taken from us. */

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { errnoCode, TasksError } from '../base/errors.js';
 import { buildBlocksGraph, cycleIfAdded, formatCycle } from '../graph/graph.js';
-import { assertStillHeld, refuseUnusableTaskLocks, withListLock, withTaskLock } from '../locks/locks.js';
+import { assertStillHeld, refuseUnusableTaskLocks, withListLock, withTaskLock, withTaskLocks } from '../locks/locks.js';
 import { allocateIds } from '../store/ids.js';
 import { ensureListDir } from '../store/list-dir.js';
 import { fileIds, namedByFile, readHighWaterMark, readList } from '../store/list-read.js';
@@ -64,8 +64,10 @@ export interface NewTask {
 }
 
 /**
- * Create a task: list lock; id = max(file ids, high-water mark) + 1; write. Edges to
- * other tasks are then added on their side, each under its own task lock.
+ * Create a task: list lock; id = max(file ids, high-water mark) + 1; write. With edges to
+ * other tasks, their locks are taken too (withTaskLocks) before the new task is written,
+ * and their sides are written in the same hold: a lock that cannot be had (busy) leaves
+ * nothing written, so a retry never makes the task twice.
  */
 export async function createTask(listDir: string, input: NewTask): Promise<Task> {
   const blockedBy = unique(input.blockedBy ?? []);
@@ -74,32 +76,51 @@ export async function createTask(listDir: string, input: NewTask): Promise<Task>
   if (both.length > 0) {
     throw new TasksError('conflict', `task #${both[0]} cannot both block and be blocked by the new task (a cycle)`);
   }
-  requireExisting(listDir, [...blockedBy, ...blocks]);
+  const others = [...blockedBy, ...blocks];
+  const build = (id: string): Task =>
+    orderKeys({
+      id,
+      subject: input.subject,
+      description: input.description ?? '',
+      activeForm: input.activeForm,
+      owner: input.owner,
+      status: input.status ?? 'pending',
+      blocks,
+      blockedBy,
+      metadata: input.metadata,
+    } as Task);
+  if (others.length === 0) return onlyOne(await createTaskBatch(listDir, 1, ([id]) => [build(id as string)]));
+  requireExisting(listDir, others);
   refuseNewTaskCycle(listDir, blockedBy, blocks);
-  const [task] = await createTaskBatch(listDir, 1, ([id]) => {
+  return withListLock(listDir, async (listHeld) => {
     // Again under the list lock, as update and block check theirs: an edge written since
     // the check above (another process's block) may close a cycle through the new task.
-    requireExisting(listDir, [...blockedBy, ...blocks]);
+    requireExisting(listDir, others);
     refuseNewTaskCycle(listDir, blockedBy, blocks);
-    // Their sides are written after the new task: none may be a lock no one can take.
-    refuseUnusableTaskLocks(listDir, [...blockedBy, ...blocks]);
-    return [
-      orderKeys({
-        id,
-        subject: input.subject,
-        description: input.description ?? '',
-        activeForm: input.activeForm,
-        owner: input.owner,
-        status: input.status ?? 'pending',
-        blocks,
-        blockedBy,
-        metadata: input.metadata,
-      } as Task),
-    ];
+    refuseUnusableTaskLocks(listDir, others);
+    return withTaskLocks(listDir, others, (taskHeld) => {
+      // Their files must be ones we can rewrite, and their locks still ours, before the new task exists.
+      for (const other of others) {
+        readStoredTask(listDir, other);
+        assertStillHeld(() => taskHeld(other), `task #${other}`);
+      }
+      const task = onlyOne(writeBatchHeld(listDir, listHeld, false, 1, ([id]) => [build(id as string)]));
+      changeAllHeld(
+        listDir,
+        [
+          ...blockedBy.map((other) => ({ id: other, patch: { addBlocks: [task.id] } })),
+          ...blocks.map((other) => ({ id: other, patch: { addBlockedBy: [task.id] } })),
+        ],
+        taskHeld,
+      );
+      return task;
+    });
   });
+}
+
+function onlyOne(tasks: Task[]): Task {
+  const [task] = tasks;
   if (!task) throw new TasksError('io', 'the task was not created');
-  for (const other of blockedBy) await patchTask(listDir, other, { addBlocks: [task.id] });
-  for (const other of blocks) await patchTask(listDir, other, { addBlockedBy: [task.id] });
   return task;
 }
 
@@ -130,34 +151,46 @@ export async function createTaskBatch(
   /** A task's file time instead of now (a restore: when the record last changed it). */
   datedAt?: (task: Task, index: number) => number | undefined,
 ): Promise<Task[]> {
-  let madeList = ensureListDir(listDir);
-  return withListLock(listDir, (stillHeld) => {
-    for (let allocation = 1; ; allocation++) {
-      const ids = allocate(path.basename(listDir), fileIds(listDir), readHighWaterMark(listDir));
-      if (ids.length !== count) throw new Error(`createTaskBatch: ${ids.length} ids allocated for ${count} tasks`);
-      const tasks = build(ids);
-      for (const [i, task] of tasks.entries()) {
-        if (task.id !== ids[i]) throw new Error(`createTaskBatch: task ${i} has id ${task.id}, expected ${ids[i]}`);
-      }
-      let written = 0;
-      try {
-        for (const task of tasks) {
-          assertStillHeld(stillHeld, 'the list');
-          // New files only: one that appeared since the ids were allocated is never replaced.
-          announcedWrite({ listDir, id: task.id, after: task, ...(madeList ? { madeList } : {}) }, (announce) =>
-            writeTaskFile(taskPath(listDir, task.id), task, { createOnly: true, beforePublish: announce, mtime: datedAt?.(task, written) }),
-          );
-          madeList = false;
-          written++;
-        }
-        return tasks;
-      } catch (err) {
-        // Someone else holds the list lock too: allocate again, while nothing of ours is written.
-        if (isIdTaken(err) && written === 0 && allocation < MAX_ALLOCATIONS) continue;
-        throw err;
-      }
+  const madeList = ensureListDir(listDir);
+  return withListLock(listDir, (stillHeld) => writeBatchHeld(listDir, stillHeld, madeList, count, build, allocate, datedAt));
+}
+
+/** createTaskBatch's writes, the list lock held (`stillHeld`: is it still ours). */
+function writeBatchHeld(
+  listDir: string,
+  stillHeld: () => boolean,
+  madeTheList: boolean,
+  count: number,
+  build: (ids: string[]) => Task[],
+  allocate: IdAllocation = (listName, used, mark) => allocateIds(listName, used, mark, count),
+  datedAt?: (task: Task, index: number) => number | undefined,
+): Task[] {
+  let madeList = madeTheList;
+  for (let allocation = 1; ; allocation++) {
+    const ids = allocate(path.basename(listDir), fileIds(listDir), readHighWaterMark(listDir));
+    if (ids.length !== count) throw new Error(`createTaskBatch: ${ids.length} ids allocated for ${count} tasks`);
+    const tasks = build(ids);
+    for (const [i, task] of tasks.entries()) {
+      if (task.id !== ids[i]) throw new Error(`createTaskBatch: task ${i} has id ${task.id}, expected ${ids[i]}`);
     }
-  });
+    let written = 0;
+    try {
+      for (const task of tasks) {
+        assertStillHeld(stillHeld, 'the list');
+        // New files only: one that appeared since the ids were allocated is never replaced.
+        announcedWrite({ listDir, id: task.id, after: task, ...(madeList ? { madeList } : {}) }, (announce) =>
+          writeTaskFile(taskPath(listDir, task.id), task, { createOnly: true, beforePublish: announce, mtime: datedAt?.(task, written) }),
+        );
+        madeList = false;
+        written++;
+      }
+      return tasks;
+    } catch (err) {
+      // Someone else holds the list lock too: allocate again, while nothing of ours is written.
+      if (isIdTaken(err) && written === 0 && allocation < MAX_ALLOCATIONS) continue;
+      throw err;
+    }
+  }
 }
 
 /**
@@ -248,6 +281,36 @@ export async function updateTask(listDir: string, id: string, patch: TaskPatch, 
     for (const other of addBlockedBy) await patchTask(listDir, other, { addBlocks: [id] });
     return result;
   });
+}
+
+/** One change of a write that changes several tasks: TaskUpdate's merge, a precondition. */
+interface HeldChange {
+  id: string;
+  patch: TaskPatch;
+  guard?: Guard | undefined;
+}
+
+/**
+ * Several tasks changed with their locks held (withTaskLocks; `stillHeld(id)`): each is
+ * re-read, checked and decided first, and every lock it will write under checked, so that
+ * a refusal or a lost lock leaves every file as it was; then the changed ones are written,
+ * in order. Each id once.
+ */
+function changeAllHeld(listDir: string, changes: readonly HeldChange[], stillHeld: (id: string) => boolean): UpdateResult[] {
+  if (new Set(changes.map((c) => c.id)).size !== changes.length) throw new Error('changeAllHeld: a task changed twice');
+  const decided = changes.map(({ id, patch, guard }) => {
+    const before = namedByFile(readStoredTask(listDir, id), id);
+    guard?.(before);
+    return { id, before, ...applyPatch(before, patch) };
+  });
+  for (const { id, changed } of decided) if (changed.length > 0) assertStillHeld(() => stillHeld(id), `task #${id}`);
+  for (const { id, before, task, changed } of decided) {
+    if (changed.length === 0) continue;
+    announcedWrite({ listDir, id, before, after: task }, (announce) =>
+      writeTaskFile(taskPath(listDir, id), task, { beforePublish: announce }),
+    );
+  }
+  return decided.map(({ before, task, changed }) => ({ before, task, changed }));
 }
 
 /** One task-locked read-merge-write with TaskUpdate's merge; the building block of task changes. */

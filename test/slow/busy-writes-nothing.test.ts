@@ -1,0 +1,85 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, readJson, runAsync, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
+
+/**
+ * Exit 5 promises "busy, nothing written: safe to retry". A write that changes several
+ * tasks (a new task and the other side of its edge, both sides of an added edge) must
+ * keep that promise when a task it needs is locked by a live agent past the retry budget
+ * (about 2.6 s): nothing of it on disk, nothing in the journal; then, the lock released,
+ * the same command retried makes the change exactly once, both sides of each edge.
+ */
+
+const HOLD = path.join(ROOT, 'test', 'helpers', 'hold-lock.mjs');
+const t = (id: string) => ({ id, subject: `task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [] });
+
+/** A process holding a task's lock as an agent does (refreshed); resolves once held. */
+function holdLock(target: string): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [HOLD, target, '60000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    child.stdout?.on('data', (d: Buffer) => {
+      if (d.toString().includes('held')) resolve(child);
+    });
+    child.on('error', reject);
+  });
+}
+
+async function release(child: ChildProcess): Promise<void> {
+  const exited = new Promise((r) => child.once('exit', r));
+  // SIGTERM: proper-lockfile removes the locks it holds as the process ends.
+  child.kill('SIGTERM');
+  await exited;
+}
+
+type Task = { id: string; blocks: string[]; blockedBy: string[] };
+
+/** A list with tasks 1-3, #3's lock held by a live process; the command run once busy, once free. */
+async function busyThenRetried(args: string[]) {
+  const config = tempConfig();
+  const list = path.join(config, 'tasks', 'l');
+  for (const id of ['1', '2', '3']) writeTask(list, t(id));
+  // The list lock's target, as agents leave it: taking the list lock is no change.
+  fs.writeFileSync(path.join(list, '.lock'), '');
+  const before = snapshotDir(list);
+  const holder = await holdLock(path.join(list, '3.json'));
+  let busy: Awaited<ReturnType<typeof runAsync>>;
+  let afterBusy: Record<string, string>;
+  try {
+    busy = await runAsync(config, ['-l', 'l', ...args]);
+    afterBusy = snapshotDir(list);
+  } finally {
+    await release(holder);
+  }
+  const log = await runAsync(config, ['-l', 'l', 'log', '--json']);
+  expect(snapshotDir(list)).not.toHaveProperty(['3.json.lock']);
+  const retried = await runAsync(config, ['-l', 'l', ...args]);
+  const task = (id: string) => readJson(path.join(list, `${id}.json`)) as Task;
+  return { busy, before, afterBusy, log, retried, task, list };
+}
+
+describe.concurrent('exit 5 leaves nothing written, so a retry is safe', () => {
+  it('create --blocked-by a locked task: exit 5, no new task; retried: one task, both sides', async () => {
+    const r = await busyThenRetried(['create', 'X', '--blocked-by', '3']);
+    expect(r.busy.code).toBe(5);
+    expect(r.busy.stdout).toBe('');
+    expect(r.afterBusy).toEqual({ ...r.before, '3.json.lock': '<dir>' });
+    expect(JSON.parse(r.log.stdout)).toEqual([]);
+    expect(r.retried.code).toBe(0);
+    expect(r.retried.stdout).toBe('4\n');
+    expect(r.task('4').blockedBy).toEqual(['3']);
+    expect(r.task('3').blocks).toEqual(['4']);
+  });
+
+  it('create --blocks a locked task: exit 5, no new task; retried: one task, both sides', async () => {
+    const r = await busyThenRetried(['create', 'X', '--blocks', '3']);
+    expect(r.busy.code).toBe(5);
+    expect(r.afterBusy).toEqual({ ...r.before, '3.json.lock': '<dir>' });
+    expect(JSON.parse(r.log.stdout)).toEqual([]);
+    expect(r.retried.code).toBe(0);
+    expect(r.retried.stdout).toBe('4\n');
+    expect(r.task('4').blocks).toEqual(['3']);
+    expect(r.task('3').blockedBy).toEqual(['4']);
+  });
+});
