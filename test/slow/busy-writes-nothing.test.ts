@@ -82,4 +82,24 @@ describe.concurrent('exit 5 leaves nothing written, so a retry is safe', () => {
     expect(r.task('4').blocks).toEqual(['3']);
     expect(r.task('3').blockedBy).toEqual(['4']);
   });
+
+  it('update --add-blocks a locked task: exit 5, neither side written; retried: both sides', async () => {
+    const r = await busyThenRetried(['update', '2', '--add-blocks', '3']);
+    expect(r.busy.code).toBe(5);
+    expect(r.afterBusy).toEqual({ ...r.before, '3.json.lock': '<dir>' });
+    expect(JSON.parse(r.log.stdout)).toEqual([]);
+    expect(r.retried.code).toBe(0);
+    expect(r.task('2').blocks).toEqual(['3']);
+    expect(r.task('3').blockedBy).toEqual(['2']);
+  });
+
+  it('update --add-blocked-by a locked task: exit 5, neither side written; retried: both sides', async () => {
+    const r = await busyThenRetried(['update', '2', '--add-blocked-by', '3']);
+    expect(r.busy.code).toBe(5);
+    expect(r.afterBusy).toEqual({ ...r.before, '3.json.lock': '<dir>' });
+    expect(JSON.parse(r.log.stdout)).toEqual([]);
+    expect(r.retried.code).toBe(0);
+    expect(r.task('2').blockedBy).toEqual(['3']);
+    expect(r.task('3').blocks).toEqual(['2']);
+  });
 });

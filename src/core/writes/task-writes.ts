@@ -258,10 +258,10 @@ export type Guard = (current: Task) => void;
 
 /**
  * Update a task the way TaskUpdate does: task lock; re-read; merge; write.
- * Edges added with `addBlocks` / `addBlockedBy` are mirrored on the other tasks,
- * each under its own lock, after cycle and existence checks; with edges, the whole
- * change runs under the list lock so that two of our processes cannot each add half
- * of a cycle (agents take no such lock; their edges can still make one).
+ * Edges added with `addBlocks` / `addBlockedBy` are mirrored on the other tasks, after
+ * cycle and existence checks; with edges, the whole change runs under the list lock so
+ * that two of our processes cannot each add half of a cycle (agents take no such lock;
+ * their edges can still make one), and every task's lock is taken before any is written.
  */
 export async function updateTask(listDir: string, id: string, patch: TaskPatch, guard?: Guard): Promise<UpdateResult> {
   const addBlocks = unique(patch.addBlocks ?? []);
@@ -273,13 +273,24 @@ export async function updateTask(listDir: string, id: string, patch: TaskPatch, 
   const unchanged = decideUnlocked(listDir, id, (before) => applyPatch(before, { ...patch, addBlocks, addBlockedBy }), guard, false);
   if (unchanged !== undefined && edgesComplete(listDir, edges)) return unchanged;
   return withListLock(listDir, async () => {
-    requireExisting(listDir, [id, ...addBlocks, ...addBlockedBy]);
-    refuseCycles(listDir, [...addBlocks.map((other) => [id, other] as const), ...addBlockedBy.map((other) => [other, id] as const)]);
-    refuseUnusableTaskLocks(listDir, [id, ...addBlocks, ...addBlockedBy]);
-    const result = await patchTask(listDir, id, { ...patch, addBlocks, addBlockedBy }, guard);
-    for (const other of addBlocks) await patchTask(listDir, other, { addBlockedBy: [id] });
-    for (const other of addBlockedBy) await patchTask(listDir, other, { addBlocks: [id] });
-    return result;
+    const all = [id, ...addBlocks, ...addBlockedBy];
+    requireExisting(listDir, all);
+    refuseCycles(listDir, edges);
+    refuseUnusableTaskLocks(listDir, all);
+    // Every lock first, then every side: a lock that cannot be had (busy) leaves nothing written.
+    return withTaskLocks(listDir, all, (held) => {
+      const [result] = changeAllHeld(
+        listDir,
+        [
+          { id, patch: { ...patch, addBlocks, addBlockedBy }, guard },
+          ...addBlocks.map((other) => ({ id: other, patch: { addBlockedBy: [id] } })),
+          ...addBlockedBy.map((other) => ({ id: other, patch: { addBlocks: [id] } })),
+        ],
+        held,
+      );
+      if (!result) throw new Error('updateTask: no result for the task itself');
+      return result;
+    });
   });
 }
 
