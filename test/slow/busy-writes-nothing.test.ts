@@ -36,10 +36,10 @@ async function release(child: ChildProcess): Promise<void> {
 type Task = { id: string; blocks: string[]; blockedBy: string[] };
 
 /** A list with tasks 1-3, #3's lock held by a live process; the command run once busy, once free. */
-async function busyThenRetried(args: string[]) {
+async function busyThenRetried(args: string[], edges: Record<string, Partial<Task>> = {}) {
   const config = tempConfig();
   const list = path.join(config, 'tasks', 'l');
-  for (const id of ['1', '2', '3']) writeTask(list, t(id));
+  for (const id of ['1', '2', '3']) writeTask(list, { ...t(id), ...edges[id] });
   // The list lock's target, as agents leave it: taking the list lock is no change.
   fs.writeFileSync(path.join(list, '.lock'), '');
   const before = snapshotDir(list);
@@ -100,6 +100,17 @@ describe.concurrent('exit 5 leaves nothing written, so a retry is safe', () => {
     expect(JSON.parse(r.log.stdout)).toEqual([]);
     expect(r.retried.code).toBe(0);
     expect(r.task('2').blockedBy).toEqual(['3']);
+    expect(r.task('3').blocks).toEqual(['2']);
+  });
+
+  it('block 2 --by 1,3 with #3 locked: exit 5, not even the edge from #1; retried: both edges, both sides', async () => {
+    const r = await busyThenRetried(['block', '2', '--by', '1,3']);
+    expect(r.busy.code).toBe(5);
+    expect(r.afterBusy).toEqual({ ...r.before, '3.json.lock': '<dir>' });
+    expect(JSON.parse(r.log.stdout)).toEqual([]);
+    expect(r.retried.code).toBe(0);
+    expect(r.task('2').blockedBy).toEqual(['1', '3']);
+    expect(r.task('1').blocks).toEqual(['2']);
     expect(r.task('3').blocks).toEqual(['2']);
   });
 });

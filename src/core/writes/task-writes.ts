@@ -294,34 +294,58 @@ export async function updateTask(listDir: string, id: string, patch: TaskPatch, 
   });
 }
 
-/** One change of a write that changes several tasks: TaskUpdate's merge, a precondition. */
+/** One change of a write that changes several tasks: TaskUpdate's merge (or a rewrite), a precondition. */
 interface HeldChange {
   id: string;
-  patch: TaskPatch;
+  patch?: TaskPatch;
+  /** A change TaskPatch cannot express (removing edges); used when there is no patch. */
+  rewrite?: (current: Task) => Task;
   guard?: Guard | undefined;
+  /** A task this change may pass over when its file cannot be read (gone, corrupt): said by the error. */
+  skipIf?: (err: unknown) => boolean;
 }
 
 /**
  * Several tasks changed with their locks held (withTaskLocks; `stillHeld(id)`): each is
- * re-read, checked and decided first, and every lock it will write under checked, so that
- * a refusal or a lost lock leaves every file as it was; then the changed ones are written,
- * in order. Each id once.
+ * re-read, checked and decided first (in order; a task changed twice is decided on its
+ * first change), and every lock it will write under checked, so that a refusal or a lost
+ * lock leaves every file as it was; then each changed task is written once, in order.
+ * One result per change (undefined for a task passed over); `beforeWrites` runs between
+ * the checks and the first write (a delete's own write).
  */
-function changeAllHeld(listDir: string, changes: readonly HeldChange[], stillHeld: (id: string) => boolean): UpdateResult[] {
-  if (new Set(changes.map((c) => c.id)).size !== changes.length) throw new Error('changeAllHeld: a task changed twice');
-  const decided = changes.map(({ id, patch, guard }) => {
-    const before = namedByFile(readStoredTask(listDir, id), id);
-    guard?.(before);
-    return { id, before, ...applyPatch(before, patch) };
+function changeAllHeld(
+  listDir: string,
+  changes: readonly HeldChange[],
+  stillHeld: (id: string) => boolean,
+  beforeWrites?: () => void,
+): Array<UpdateResult | undefined> {
+  const tasks = new Map<string, { before: Task; task: Task }>();
+  const results = changes.map(({ id, patch, rewrite, guard, skipIf }) => {
+    let current = tasks.get(id)?.task;
+    if (current === undefined) {
+      try {
+        current = namedByFile(readStoredTask(listDir, id), id);
+      } catch (err) {
+        if (skipIf?.(err)) return undefined;
+        throw err;
+      }
+      tasks.set(id, { before: current, task: current });
+    }
+    guard?.(current);
+    const next = patch !== undefined ? applyPatch(current, patch).task : orderKeys((rewrite ?? ((t: Task) => t))(current));
+    const result = { before: current, task: next, changed: changedKeys(current, next) };
+    tasks.set(id, { before: tasks.get(id)?.before ?? current, task: next });
+    return result;
   });
-  for (const { id, changed } of decided) if (changed.length > 0) assertStillHeld(() => stillHeld(id), `task #${id}`);
-  for (const { id, before, task, changed } of decided) {
-    if (changed.length === 0) continue;
+  const writes = [...tasks].filter(([, { before, task }]) => changedKeys(before, task).length > 0);
+  for (const [id] of writes) assertStillHeld(() => stillHeld(id), `task #${id}`);
+  beforeWrites?.();
+  for (const [id, { before, task }] of writes) {
     announcedWrite({ listDir, id, before, after: task }, (announce) =>
       writeTaskFile(taskPath(listDir, id), task, { beforePublish: announce }),
     );
   }
-  return decided.map(({ before, task, changed }) => ({ before, task, changed }));
+  return results;
 }
 
 /** One task-locked read-merge-write with TaskUpdate's merge; the building block of task changes. */
@@ -420,11 +444,10 @@ export interface EdgeReport {
  * Add "blocker blocks blocked" edges, both sides, idempotent. Under the list lock (so the
  * cycle check and the writes are one step for every `tasks` process): every task must
  * exist (not_found), no edge may close a cycle or be a self-block (conflict, the path
- * in details); then each side is a task-locked update, blocker first, as agents do.
- * Nothing is written when a check fails. If the second side of an edge cannot be
- * written, the first is taken back (best effort) before the error goes up.
- * `guardOf(blocked)`: preconditions on the task that waits, checked in its lock as its
- * side is written (a failed one takes the blocker's side back too).
+ * in details); then every task's lock is taken (in id order) and both sides of every
+ * edge are written, blocker first, as agents do. Nothing is written when a check fails
+ * or a lock cannot be had. `guardOf(blocked)`: preconditions on the task that waits,
+ * checked in its lock before anything is written.
  */
 export async function addEdges(
   listDir: string,
@@ -439,22 +462,26 @@ export async function addEdges(
   return withListLock(listDir, async () => {
     requireExisting(listDir, edges.flat());
     refuseCycles(listDir, edges);
-    refuseUnusableTaskLocks(listDir, unique(edges.flat()));
-    const report: EdgeReport = { added: [], already: [] };
-    for (const [blocker, blocked] of edges) {
-      const first = await patchTask(listDir, blocker, { addBlocks: [blocked] });
-      let second: UpdateResult;
-      try {
-        second = await patchTask(listDir, blocked, { addBlockedBy: [blocker] }, guardOf?.(blocked));
-      } catch (err) {
-        if (first.changed.length > 0) {
-          await rewriteTask(listDir, blocker, (t) => ({ ...t, blocks: t.blocks.filter((x) => x !== blocked) })).catch(() => undefined);
-        }
-        throw err;
+    const ids = unique(edges.flat());
+    refuseUnusableTaskLocks(listDir, ids);
+    // Every lock first, then every side: a lock that cannot be had (busy), or a failed
+    // precondition, leaves no edge and no half of one.
+    return withTaskLocks(listDir, ids, (held) => {
+      const results = changeAllHeld(
+        listDir,
+        edges.flatMap(([blocker, blocked]) => [
+          { id: blocker, patch: { addBlocks: [blocked] } },
+          { id: blocked, patch: { addBlockedBy: [blocker] }, guard: guardOf?.(blocked) },
+        ]),
+        held,
+      );
+      const report: EdgeReport = { added: [], already: [] };
+      for (const [i, [blocker, blocked]] of edges.entries()) {
+        const sides = [results[2 * i], results[2 * i + 1]];
+        (sides.some((r) => (r?.changed.length ?? 0) > 0) ? report.added : report.already).push([blocker, blocked]);
       }
-      (first.changed.length + second.changed.length > 0 ? report.added : report.already).push([blocker, blocked]);
-    }
-    return report;
+      return report;
+    });
   });
 }
 
