@@ -113,4 +113,14 @@ describe.concurrent('exit 5 leaves nothing written, so a retry is safe', () => {
     expect(r.task('1').blocks).toEqual(['2']);
     expect(r.task('3').blocks).toEqual(['2']);
   });
+
+  it('unblock 2 with its blocker #3 locked: exit 5, neither side removed; retried: both sides', async () => {
+    const r = await busyThenRetried(['unblock', '2'], { '2': { blockedBy: ['3'] }, '3': { blocks: ['2'] } });
+    expect(r.busy.code).toBe(5);
+    expect(r.afterBusy).toEqual({ ...r.before, '3.json.lock': '<dir>' });
+    expect(JSON.parse(r.log.stdout)).toEqual([]);
+    expect(r.retried.code).toBe(0);
+    expect(r.task('2').blockedBy).toEqual([]);
+    expect(r.task('3').blocks).toEqual([]);
+  });
 });

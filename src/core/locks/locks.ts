@@ -8,7 +8,7 @@ import path from 'node:path';
 import { errnoCode, TasksError } from '../base/errors.js';
 import { compareIds } from '../store/ids.js';
 import { missingTask } from '../store/missing-task.js';
-import { listNotAFolder } from '../store/not-a-folder.js';
+import { isMissing, listNotAFolder } from '../store/not-a-folder.js';
 import { LIST_LOCK_TARGET, taskPath } from '../store/paths.js';
 import { acquireLock, lockNotAFolder } from './lock-acquire.js';
 import { holdingLock, lockFs } from './lock-activity.js';
@@ -157,17 +157,27 @@ export async function withTaskLocks<T>(
   listDir: string,
   ids: readonly string[],
   fn: (stillHeld: (id: string) => boolean) => T | Promise<T>,
+  /** Tasks passed over (not held) when their file is gone as their lock is taken. */
+  mayBeGone: (id: string) => boolean = () => false,
 ): Promise<T> {
   const ordered = [...new Set(ids)].sort(compareIds);
   const held = new Map<string, () => boolean>();
   const stillHeld = (id: string) => held.get(id)?.() ?? false;
-  const take = (next: number): Promise<T> => {
+  const take = async (next: number): Promise<T> => {
     const id = ordered[next];
-    if (id === undefined) return Promise.resolve(fn(stillHeld));
-    return withTaskLock(listDir, id, (isHeld) => {
-      held.set(id, isHeld);
-      return take(next + 1);
-    });
+    if (id === undefined) return fn(stillHeld);
+    let taken = false;
+    try {
+      return await withTaskLock(listDir, id, (isHeld) => {
+        taken = true;
+        held.set(id, isHeld);
+        return take(next + 1);
+      });
+    } catch (err) {
+      // Only a file gone before its lock was had; a not_found from further in goes up.
+      if (!taken && mayBeGone(id) && isMissing(err)) return take(next + 1);
+      throw err;
+    }
   };
   return take(0);
 }

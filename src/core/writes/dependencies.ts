@@ -5,7 +5,7 @@ import { isTaskId } from '../store/ids.js';
 import { readList } from '../store/list-read.js';
 import { isMissing } from '../store/not-a-folder.js';
 import type { Task } from '../store/schema.js';
-import { addEdges, type Guard, getTask, rewriteTask, taskExists } from './task-writes.js';
+import { addEdges, changeTasksLocked, type Guard, getTask, taskExists } from './task-writes.js';
 
 /**
  * Adding and removing "blocked by" edges by hand, both sides, safe while agents run:
@@ -66,19 +66,19 @@ export async function unblockTask(listDir: string, id: string, only?: readonly s
   return withListLock(listDir, async () => {
     const { removed, notBlocking } = planUnblock(listDir, id, only);
     if (removed.length > 0) {
-      // Each side is written under its own lock: none may be a lock no one can take, or the
-      // edge would be left half removed.
+      // None of the sides may be a lock no one can take: refused at once, nothing removed.
       refuseUnusableTaskLocks(listDir, [id, ...removed.filter((b) => isTaskId(b) && taskExists(listDir, b))]);
-      await rewriteTask(listDir, id, (t) => withoutEdges(t, { blockedBy: removed }), guard);
+      // Every lock first, then both sides: a lock that cannot be had (busy) removes nothing.
       // An id written by hand that is no task id (`x/../2`) names no file: nothing on its side to clean.
-      for (const b of removed.filter(isTaskId)) {
-        try {
-          await rewriteTask(listDir, b, (t) => withoutEdges(t, { blocks: [id] }));
-        } catch (err) {
+      await changeTasksLocked(listDir, [
+        { id, rewrite: (t) => withoutEdges(t, { blockedBy: removed }), guard },
+        ...removed.filter(isTaskId).map((b) => ({
+          id: b,
+          rewrite: (t: Task) => withoutEdges(t, { blocks: [id] }),
           // A blocker that is gone (or never existed) has no side of its own to clean.
-          if (!isMissing(err)) throw err;
-        }
-      }
+          skipIf: isMissing,
+        })),
+      ]);
     }
     return { task: getTask(listDir, id), removed, notBlocking };
   });

@@ -294,8 +294,24 @@ export async function updateTask(listDir: string, id: string, patch: TaskPatch, 
   });
 }
 
+/**
+ * Change several tasks as one write, the list lock held: every task's lock is taken first
+ * (withTaskLocks, in id order), then every change is decided and written (changeAllHeld).
+ * A lock that cannot be had (busy), a refusal, a lost lock: nothing is written. A task
+ * whose change may pass it over (`skipIf`) is passed over when its file is gone.
+ */
+export async function changeTasksLocked(listDir: string, changes: readonly HeldChange[]): Promise<Array<UpdateResult | undefined>> {
+  const passable = new Set(changes.filter((c) => c.skipIf !== undefined).map((c) => c.id));
+  return withTaskLocks(
+    listDir,
+    changes.map((c) => c.id),
+    (held) => changeAllHeld(listDir, changes, held),
+    (id) => passable.has(id),
+  );
+}
+
 /** One change of a write that changes several tasks: TaskUpdate's merge (or a rewrite), a precondition. */
-interface HeldChange {
+export interface HeldChange {
   id: string;
   patch?: TaskPatch;
   /** A change TaskPatch cannot express (removing edges); used when there is no patch. */
