@@ -123,4 +123,14 @@ describe.concurrent('exit 5 leaves nothing written, so a retry is safe', () => {
     expect(r.task('2').blockedBy).toEqual([]);
     expect(r.task('3').blocks).toEqual([]);
   });
+
+  it('delete 2 while #3, which names it, is locked: exit 5, nothing deleted; retried: deleted, #3 cleaned', async () => {
+    const r = await busyThenRetried(['delete', '2'], { '2': { blocks: ['3'] }, '3': { blockedBy: ['2'] } });
+    expect(r.busy.code).toBe(5);
+    expect(r.afterBusy).toEqual({ ...r.before, '3.json.lock': '<dir>' });
+    expect(JSON.parse(r.log.stdout)).toEqual([]);
+    expect(r.retried.code).toBe(0);
+    expect(fs.existsSync(path.join(r.list, '2.json'))).toBe(false);
+    expect(r.task('3').blockedBy).toEqual([]);
+  });
 });

@@ -508,47 +508,47 @@ export interface DeleteResult {
 }
 
 /**
- * Delete: raise the high-water mark to the id, unlink, then remove the id from every
- * other task's edges (task-locked updates). Claude Code takes no lock for the mark and
- * the unlink; we take the list lock for them so two deletes cannot lower the mark, and
- * the task lock inside it (list, then task: the agents' order) so that a `guard`
- * (preconditions) is checked against the file as it is deleted and no agent's update
- * of that task is under way.
+ * Delete: raise the high-water mark to the id, unlink, and remove the id from every other
+ * task's edges, as one write. Claude Code takes no lock for the mark and the unlink; we
+ * take the list lock for them so two deletes cannot lower the mark, and then the locks of
+ * the task and of every task naming it (in id order: list, then task, the agents' order),
+ * so that a `guard` (preconditions) is checked against the file as it is deleted, no
+ * agent's update of those tasks is under way, and a lock that cannot be had (busy) leaves
+ * nothing deleted and nothing cleaned.
  */
 export async function deleteTask(listDir: string, id: string, guard?: Guard): Promise<DeleteResult> {
   const seen = readTaskFile(taskPath(listDir, id));
   if (seen.kind === 'missing') throw missingTask(listDir, id);
   if (seen.kind === 'ok') guard?.(namedByFile(seen.task, id));
-  const task = await withListLock(listDir, (listHeld) =>
-    withTaskLock(listDir, id, (taskHeld) => {
-      const current = getTaskForDelete(listDir, id);
-      guard?.(current);
-      // The tasks that name it are changed after the unlink: one whose lock can never be
-      // taken would keep waiting on a task that is gone.
-      refuseUnusableTaskLocks(listDir, namingTasks(listDir, id));
-      const mark = readHighWaterMark(listDir);
-      assertStillHeld(listHeld, 'the list');
-      assertStillHeld(taskHeld, `task #${id}`);
-      if (BigInt(id) > mark) writeFileAtomic(path.join(listDir, HIGH_WATER_MARK), id);
-      unlinkAnnounced(listDir, id, current);
-      return current;
-    }),
-  );
-  const cleaned: string[] = [];
-  for (const other of namingTasks(listDir, id)) {
-    try {
-      await rewriteTask(listDir, other, (t) => ({
-        ...t,
-        blocks: t.blocks.filter((x) => x !== id),
-        blockedBy: t.blockedBy.filter((x) => x !== id),
-      }));
-      cleaned.push(other);
-    } catch (err) {
-      // Deleted meanwhile, or a file we must not write (corrupt, a foreign id): skip it.
-      if (!(err instanceof TasksError && (err.code === 'not_found' || err.code === 'corrupt'))) throw err;
-    }
-  }
-  return { task, cleaned };
+  return withListLock(listDir, async (listHeld) => {
+    const naming = namingTasks(listDir, id).filter((other) => other !== id);
+    // The tasks that name it are changed with it: one whose lock can never be taken would
+    // keep waiting on a task that is gone.
+    refuseUnusableTaskLocks(listDir, naming);
+    return withTaskLocks(
+      listDir,
+      [id, ...naming],
+      (held) => {
+        const current = getTaskForDelete(listDir, id);
+        guard?.(current);
+        const cleanups = naming.map((other) => ({
+          id: other,
+          rewrite: (t: Task) => ({ ...t, blocks: t.blocks.filter((x) => x !== id), blockedBy: t.blockedBy.filter((x) => x !== id) }),
+          // Deleted meanwhile, or a file we must not write (corrupt, a foreign id): skip it.
+          skipIf: (err: unknown) => err instanceof TasksError && (err.code === 'not_found' || err.code === 'corrupt'),
+        }));
+        const results = changeAllHeld(listDir, cleanups, held, () => {
+          const mark = readHighWaterMark(listDir);
+          assertStillHeld(listHeld, 'the list');
+          assertStillHeld(() => held(id), `task #${id}`);
+          if (BigInt(id) > mark) writeFileAtomic(path.join(listDir, HIGH_WATER_MARK), id);
+          unlinkAnnounced(listDir, id, current);
+        });
+        return { task: current, cleaned: naming.filter((_, i) => results[i] !== undefined) };
+      },
+      (other) => other !== id,
+    );
+  });
 }
 
 /** The ids of the tasks whose blocks or blockedBy name `id`. */
