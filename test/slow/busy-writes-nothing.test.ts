@@ -36,8 +36,7 @@ async function release(child: ChildProcess): Promise<void> {
 type Task = { id: string; blocks: string[]; blockedBy: string[] };
 
 /** A list with tasks 1-3, #3's lock held by a live process; the command run once busy, once free. */
-async function busyThenRetried(args: string[], edges: Record<string, Partial<Task>> = {}) {
-  const config = tempConfig();
+async function busyThenRetried(args: string[], edges: Record<string, Partial<Task>> = {}, config = tempConfig()) {
   const list = path.join(config, 'tasks', 'l');
   for (const id of ['1', '2', '3']) writeTask(list, { ...t(id), ...edges[id] });
   // The list lock's target, as agents leave it: taking the list lock is no change.
@@ -132,5 +131,20 @@ describe.concurrent('exit 5 leaves nothing written, so a retry is safe', () => {
     expect(r.retried.code).toBe(0);
     expect(fs.existsSync(path.join(r.list, '2.json'))).toBe(false);
     expect(r.task('3').blockedBy).toEqual([]);
+  });
+
+  it('import of a task blocked by #3 (matched by subject) with #3 locked: exit 5, nothing imported; retried: one task, both sides', async () => {
+    const config = tempConfig();
+    const input = path.join(config, 'tasks.json');
+    const item = (id: string, subject: string, edges: Partial<Task>) => ({ ...t(id), subject, ...edges });
+    fs.writeFileSync(input, JSON.stringify([item('1', 'task 3', { blocks: ['2'] }), item('2', 'X', { blockedBy: ['1'] })]));
+    const r = await busyThenRetried(['import', input], {}, config);
+    expect(r.busy.code).toBe(5);
+    expect(r.afterBusy).toEqual({ ...r.before, '3.json.lock': '<dir>' });
+    expect(JSON.parse(r.log.stdout)).toEqual([]);
+    expect(r.retried.code).toBe(0);
+    expect(r.task('4')).toMatchObject({ subject: 'X', blockedBy: ['3'] });
+    expect(r.task('3').blocks).toEqual(['4']);
+    expect(fs.existsSync(path.join(r.list, '5.json'))).toBe(false);
   });
 });

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import { TasksError } from '../base/errors.js';
 import { assignIds, idNotFree, isTaskId } from '../store/ids.js';
-import { isMissing } from '../store/not-a-folder.js';
 import type { Task } from '../store/schema.js';
 import { raiseHighWaterMark } from '../writes/high-water-mark.js';
-import { createTaskBatch, getTask, type IdAllocation, patchTask, taskExists } from '../writes/task-writes.js';
+import { createTaskBatch, getTask, type HeldChange, type IdAllocation, taskExists } from '../writes/task-writes.js';
 import { type ExistingChange, existingChanges, materializeTask } from './import-materialize.js';
 import type { Endpoint, ImportPlan, PlannedTask } from './import-plan.js';
 
@@ -89,6 +88,40 @@ export async function applyImport(listDir: string, plan: ImportPlan, opts: Apply
     start += batch.length;
     let heldFrom = 0;
     const later = plan.create.slice(start);
+    const inBatch = new Set(batch.map((p) => p.ref));
+    // The tasks outside the batch on the other side of its edges (existing ones, new ones of
+    // earlier batches; one of a later batch is written with the edge and mirrors it then).
+    const outside = (e: Endpoint) => (e.kind === 'new' && inBatch.has(e.ref) ? undefined : idOf(e));
+    const sideIds = [...new Set(batch.flatMap((p) => [...p.blockedBy, ...p.blocks].flatMap((e) => outside(e) ?? [])))];
+    // The other sides are written in the batch's own hold, their locks taken first: a task
+    // written with a blocker always has that blocker's side too, and a busy lock writes neither.
+    const mirror = (): HeldChange[] => {
+      const sides = new Map<string, { addBlocks: string[]; addBlockedBy: string[] }>();
+      const side = (id: string) => {
+        let m = sides.get(id);
+        if (!m) sides.set(id, (m = { addBlocks: [], addBlockedBy: [] }));
+        return m;
+      };
+      for (const p of batch) {
+        const self = ids.get(p.ref) as string;
+        for (const e of p.blockedBy) {
+          const other = outside(e);
+          if (other !== undefined) side(other).addBlocks.push(self);
+        }
+        for (const e of p.blocks) {
+          const other = outside(e);
+          if (other !== undefined) side(other).addBlockedBy.push(self);
+        }
+      }
+      return [...sides].map(([id, patch]) => ({ id, patch }));
+    };
+    const mirrored = (changes: readonly HeldChange[], results: ReadonlyArray<unknown>) => {
+      changes.forEach(({ id }, i) => {
+        if (results[i] === undefined) {
+          warnings.push(`#${id} was deleted during the import: its edges to the new tasks were not written on its side`);
+        }
+      });
+    };
     try {
       await createTaskBatch(
         listDir,
@@ -102,6 +135,7 @@ export async function applyImport(listDir: string, plan: ImportPlan, opts: Apply
         },
         opts.keepIds === undefined ? undefined : keepingIds(batch, later, opts.keepIds === 'restore', opts.markAtLeast),
         opts.changedAt === undefined ? undefined : (_task, i) => opts.changedAt?.get((batch[i] as PlannedTask).ref),
+        { ids: sideIds, changes: mirror, done: mirrored },
       );
       for (const p of batch) opts.onCreated?.(p.ref, ids.get(p.ref) as string);
       if (opts.now) size = nextBatchSize(batch.length, opts.now() - heldFrom, target, maxSize);
@@ -112,38 +146,6 @@ export async function applyImport(listDir: string, plan: ImportPlan, opts: Apply
         else if (id !== undefined) opts.onCreated?.(p.ref, id);
       }
       throw partial(err, createdIds(), plan.create.length, opts.onCreated !== undefined);
-    }
-    const inBatch = new Set(batch.map((p) => p.ref));
-    const mirror = new Map<string, { addBlocks: string[]; addBlockedBy: string[] }>();
-    const side = (id: string) => {
-      let m = mirror.get(id);
-      if (!m) mirror.set(id, (m = { addBlocks: [], addBlockedBy: [] }));
-      return m;
-    };
-    for (const p of batch) {
-      const self = ids.get(p.ref) as string;
-      for (const e of p.blockedBy) {
-        const other = e.kind === 'new' && inBatch.has(e.ref) ? undefined : idOf(e);
-        if (other !== undefined) side(other).addBlocks.push(self);
-      }
-      for (const e of p.blocks) {
-        // A new task of a later batch: it is written with this edge, and mirrors it here then.
-        const other = e.kind === 'new' && inBatch.has(e.ref) ? undefined : idOf(e);
-        if (other !== undefined) side(other).addBlockedBy.push(self);
-      }
-    }
-    // The other sides of this batch's edges are written before stopping: a task written
-    // with a blocker always has that blocker's side too, as far as this run can see to it.
-    for (const [id, change] of mirror) {
-      try {
-        await patchTask(listDir, id, change);
-      } catch (err) {
-        if (isMissing(err)) {
-          warnings.push(`#${id} was deleted during the import: its edges to the new tasks were not written on its side`);
-        } else {
-          throw partial(err, createdIds(), plan.create.length, opts.onCreated !== undefined);
-        }
-      }
     }
   }
 

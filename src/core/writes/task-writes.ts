@@ -14,6 +14,7 @@ import { allocateIds } from '../store/ids.js';
 import { ensureListDir } from '../store/list-dir.js';
 import { fileIds, namedByFile, readHighWaterMark, readList } from '../store/list-read.js';
 import { missingTask } from '../store/missing-task.js';
+import { isMissing } from '../store/not-a-folder.js';
 import { applyPatch, changedKeys, type TaskPatch } from '../store/patch.js';
 import { HIGH_WATER_MARK, taskPath } from '../store/paths.js';
 import type { Status, Task } from '../store/schema.js';
@@ -135,8 +136,8 @@ export type IdAllocation = (listName: string, fileIds: string[], highWaterMark: 
  * Create `count` tasks in one hold of the list lock, with consecutive ids allocated as
  * createTask allocates one (max(file ids, high-water mark) + 1, ...). `build` gets the
  * ids and returns the tasks to write, so tasks of one batch can name each other; the
- * other side of an edge to a task outside the batch is the caller's to write (a
- * task-locked update). The lock is held while every file of the batch is written: keep
+ * other side of an edge to a task outside the batch is the caller's to say (`sides`): it
+ * is written in the same hold, those tasks' locks taken before anything is written. The lock is held while every file of the batch is written: keep
  * batches to tens of tasks (agents stop waiting for the lock after about 2.6 s).
  * The files are written in order; if one write fails, the ones before it stay.
  * A file is never written over: if one of the ids turns out taken (another writer holding
@@ -150,9 +151,50 @@ export async function createTaskBatch(
   allocate: IdAllocation = (listName, used, mark) => allocateIds(listName, used, mark, count),
   /** A task's file time instead of now (a restore: when the record last changed it). */
   datedAt?: (task: Task, index: number) => number | undefined,
+  /** Tasks outside the batch that get the other side of its edges (an import's existing tasks). */
+  sides?: BatchSides,
 ): Promise<Task[]> {
   const madeList = ensureListDir(listDir);
-  return withListLock(listDir, (stillHeld) => writeBatchHeld(listDir, stillHeld, madeList, count, build, allocate, datedAt));
+  return withListLock(listDir, (listHeld) => {
+    const write = () => writeBatchHeld(listDir, listHeld, madeList, count, build, allocate, datedAt);
+    if (sides === undefined || sides.ids.length === 0) return write();
+    const gone = (id: string) => readTaskFile(taskPath(listDir, id)).kind === 'missing';
+    // Their locks too, before anything is written: a busy one leaves the batch unwritten.
+    return withTaskLocks(
+      listDir,
+      sides.ids,
+      (held) => {
+        for (const id of sides.ids) {
+          if (gone(id)) continue;
+          readStoredTask(listDir, id);
+          assertStillHeld(() => held(id), `task #${id}`);
+        }
+        const tasks = write();
+        const changes = sides.changes(tasks);
+        sides.done(
+          changes,
+          changeAllHeld(
+            listDir,
+            changes.map((c) => ({ ...c, skipIf: isMissing })),
+            held,
+          ),
+        );
+        return tasks;
+      },
+      () => true,
+    );
+  });
+}
+
+/**
+ * The tasks outside a batch that get the other side of its edges: locked (in id order,
+ * after the list lock) before the batch is written, and changed in the same hold. A task
+ * gone meanwhile is passed over: `done` gets undefined for its change.
+ */
+export interface BatchSides {
+  ids: readonly string[];
+  changes: (written: Task[]) => HeldChange[];
+  done: (changes: readonly HeldChange[], results: ReadonlyArray<UpdateResult | undefined>) => void;
 }
 
 /** createTaskBatch's writes, the list lock held (`stillHeld`: is it still ours). */
