@@ -8,6 +8,7 @@ import type { SettingsPlaces } from '../core/binding/settings-files.js';
 import { priceFilePath } from '../core/cost/price-file.js';
 import { locksActive, onLocksIdle } from '../core/locks/lock-activity.js';
 import { DEFAULT_STALLED_MS } from '../core/progress/stalled-work.js';
+import { liveFilesStamp } from '../core/sessions/live-sessions.js';
 import type { SessionIndex } from '../core/sessions/session-index.js';
 import type { ActionContext } from './board-actions.js';
 import { type BoardApi, localApi, notFound } from './board-api.js';
@@ -266,7 +267,7 @@ export function localBoard(o: LocalBoardOptions): BoardBackend {
     pricesFile: priceFilePath(o.env, o.home),
     startedAt: Date.now(),
   };
-  const sessions = new Sessions(o.newSessionIndex);
+  const sessions = new Sessions(o.newSessionIndex, Date.now, () => liveFilesStamp(o.configDir));
   // When each task file dated ahead of the clock was first seen so, by list: one moment for its card and the Now view.
   const aheadSeen = new Map<string, Map<string, number>>();
   const firstSeen = (listId: string): Map<string, number> => {

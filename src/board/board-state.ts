@@ -69,28 +69,36 @@ export const TODOWRITE_SHOWN = 20;
 
 /**
  * The session index the board reads through, made anew when the board reads the
- * overview again (sessions start, end, turn busy or idle meanwhile): between two such
- * reads, every answer comes from the same index, and what it worked out (named lists'
- * sessions, from the transcripts) is worked out once. What the transcripts said is kept
- * in the persistent cache that every index of the board shares.
+ * overview again, and whenever the live-session files changed since it was made (a
+ * session started, ended, or turned busy or idle: `stamp`, live-sessions.ts): an answer
+ * about who is at work (a list done, work gone to release) never comes from before a
+ * session began. Otherwise every answer between two reads comes from the same index, and
+ * what it worked out (named lists' sessions, from the transcripts) is worked out once.
+ * What the transcripts said is kept in the persistent cache that every index of the
+ * board shares.
  */
 export class Sessions {
   private index: SessionIndex | undefined;
   /** When the index was made (ms since the epoch). */
   private madeAt = 0;
+  /** The live-session files as they were when it was made. */
+  private madeStamp = '';
 
   constructor(
     private readonly make: () => SessionIndex,
     private readonly clock: () => number = Date.now,
+    private readonly stamp: () => string = () => '',
   ) {}
 
   get current(): SessionIndex {
-    if (this.index === undefined) this.renew();
+    if (this.index === undefined || this.stamp() !== this.madeStamp) this.renew();
     return this.index as SessionIndex;
   }
 
   renew(): SessionIndex {
     this.save();
+    // Taken before the index reads anything: a file changed while it reads makes it stale, never the other way.
+    this.madeStamp = this.stamp();
     this.index = this.make();
     this.madeAt = this.clock();
     return this.index;
@@ -98,7 +106,7 @@ export class Sessions {
 
   /** The index, made again first when it is older than `maxAgeMs` (for a reader nothing else keeps current). */
   within(maxAgeMs: number): SessionIndex {
-    return this.index === undefined || this.clock() - this.madeAt > maxAgeMs ? this.renew() : this.index;
+    return this.clock() - this.madeAt > maxAgeMs ? this.renew() : this.current;
   }
 
   /** Keep what the index worked out for the next read (a cache that cannot be written only costs time). */

@@ -93,6 +93,31 @@ describe('notify: list-completed waits while an agent of the list is at work', (
     expect((await p.stop()).code).toBe(0);
   });
 
+  it('an agent that starts after notify has looked, and finishes a step before its next round: not told', async () => {
+    const config = tempConfig();
+    seedCi(config);
+    const target = execTarget(config);
+    // Rounds far apart: what a change brings is looked at with the sessions as they are then, not as the last round found them.
+    const p = h.notify(config, ['-l', 'ci', '--on', 'list-completed', '--to', target.to], { TASKS_NOTIFY_TICK_MS: '60000' });
+    await p.waitForErr('notify: following list ci');
+    // #1 completed and no agent: told at once.
+    await until(() => target.sent().length === 1, 'list-completed of the list as it was', 10_000);
+    const agent = agents.start(
+      config,
+      [{ status: 'busy' }, { until: 'plan' }, { task: task('2', 'pending') }, { task: task('2', 'completed') }, { until: 'end' }],
+      { asClaude: true },
+    );
+    await waitForFile(path.join(config, 'sessions', `${agent.child.pid}.json`));
+    agent.go('plan');
+    const second = path.join(config, 'tasks', 'ci', '2.json');
+    await until(() => fs.existsSync(second) && JSON.parse(fs.readFileSync(second, 'utf8')).status === 'completed', '#2 completed', 10_000);
+    await sleep(2500);
+    expect(target.sent()).toHaveLength(1);
+    agent.go('end');
+    await agent.exited;
+    expect((await p.stop()).code).toBe(0);
+  });
+
   it('an agent just started (its process names the list, no live-session file yet) holds --once too', async () => {
     const config = tempConfig();
     seedCi(config);

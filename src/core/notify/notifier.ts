@@ -16,7 +16,7 @@ import { listsView } from '../lists/lists-view.js';
 import { timesAsSeen } from '../progress/stalled-work.js';
 import type { BusyOnList } from '../sessions/busy-on-list.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
-import { liveSessionOfPid } from '../sessions/live-sessions.js';
+import { liveFilesStamp, liveSessionOfPid } from '../sessions/live-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { compareIds } from '../store/ids.js';
 import { listDirOf, tasksRoot } from '../store/paths.js';
@@ -215,6 +215,8 @@ export class Notifier {
   /** Following lists live (not --once): a list found later is followed at once. */
   private watching = false;
   private index: SessionIndex | undefined;
+  /** The live-session files as they were when `index` was read (liveFilesStamp). */
+  private indexStamp = '';
   private readonly counts = { sent: 0, failed: 0 };
   /** What hooks refused, read from transcripts as they grow (only when hook-refused is asked for). */
   private readonly refusals = new HookRefusals();
@@ -385,8 +387,23 @@ export class Notifier {
   }
 
   private sessionIndex(): SessionIndex {
-    this.index ??= this.req.sessions();
+    if (this.index === undefined) {
+      // Taken before the index reads anything: a file changed while it reads makes it stale, never the other way.
+      this.indexStamp = liveFilesStamp(this.req.configDir);
+      this.index = this.req.sessions();
+    }
     return this.index;
+  }
+
+  /**
+   * A list changed between rounds: the change may be a session's the round's index never
+   * saw (an agent started since, its first step done; a session gone idle), and "every
+   * task completed" told then, with no session known at work, is told too early. The
+   * index is read again when the live-session files changed since it was read; else it
+   * still holds (transcripts are read again each round, at a heavy user's scale).
+   */
+  private freshenIndex(): void {
+    if (this.index !== undefined && liveFilesStamp(this.req.configDir) !== this.indexStamp) this.index = undefined;
   }
 
   /**
@@ -433,6 +450,7 @@ export class Notifier {
       !this.waitingMatters(f, u)
     )
       return;
+    if (changed) this.freshenIndex();
     const now = req.clock.now();
     // A file dated ahead of the clock counts from when it was first seen so: it stalls, as in a watch, the stall time after.
     const times = timesAsSeen(u.times ?? new Map(), f.aheadSeen, now);

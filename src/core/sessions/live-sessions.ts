@@ -137,6 +137,33 @@ const time = (v: unknown): number | undefined => {
 };
 
 /**
+ * The live-session files as they are now, in one string (each one's name, inode, size and
+ * change time): a session that starts, ends, or goes from busy to idle changes it. A
+ * readdir and a stat a file: cheap enough to ask, at each change of a list, whether a
+ * session index read earlier still knows every live session.
+ */
+export function liveFilesStamp(configDir: string): string {
+  const dir = path.join(configDir, 'sessions');
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return '';
+  }
+  const parts: string[] = [];
+  for (const name of names.sort()) {
+    if (!/^[1-9][0-9]{0,9}\.json$/.test(name)) continue;
+    try {
+      const st = fs.statSync(path.join(dir, name));
+      parts.push(`${name}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`);
+    } catch {
+      parts.push(`${name}:gone`);
+    }
+  }
+  return parts.join('|');
+}
+
+/**
  * Every readable live-session file; damaged, foreign or unreadable ones are skipped. With
  * `kept` (the persistent cache's shard of them), a file whose stamp has not changed since
  * it was read, and had settled then, is not read again: those of crashed sessions stay
