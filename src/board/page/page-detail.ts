@@ -178,12 +178,12 @@ export function renderDetail(
  */
 function historyWhen(e: HistoryEventView, now: number, listId: string): HTMLElement {
   if (e.seenAt === undefined || e.aheadMs === undefined) return agoSpan('when', Date.parse(e.at), now, e.at);
+  // The column is narrow: "(since the board started)" goes with the why, on hover, not onto four lines.
   return h(
     'span',
-    { class: 'when ahead', title: aheadWords(e.aheadMs, `its record (${e.at})`) },
+    { class: 'when ahead', title: `${aheadWords(e.aheadMs, `its record (${e.at})`)}${seenNote(e.seenAt, listId)}` },
     'seen ',
     agoSpan('when-ago', e.seenAt, now),
-    seenNote(e.seenAt, listId),
   );
 }
 

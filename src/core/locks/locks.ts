@@ -100,9 +100,10 @@ function refuseUnusableLock(lockDir: string, what: string): void {
 }
 
 /**
- * Before a write that changes several tasks one lock at a time (an edge's two sides, a
- * delete and the tasks that name the deleted one): refuse at once, nothing written, when one
- * of their locks can never be taken, rather than write the first and fail on the next.
+ * Before a write that takes several task locks (withTaskLocks: an edge's two sides, a
+ * delete and the tasks that name the deleted one): refuse at once when one of their locks
+ * can never be taken. withTaskLocks alone would write nothing either, but would first wait
+ * out a busy lock of a lower id and answer "busy, retry" (exit 5) where no retry helps.
  */
 export function refuseUnusableTaskLocks(listDir: string, ids: readonly string[]): void {
   for (const id of ids) refuseUnusableLock(`${taskPath(listDir, id)}.lock`, `task #${id}`);
