@@ -47,9 +47,17 @@ function fieldText(key: string, c: EventChange, max: number | undefined): string
 const CAUSES: Record<UnrecordedCause, string> = {
   'app-status': 'likely Claude Code keeping the status itself',
   'unknown-agent': 'likely an agent whose transcript is not known',
+  'crashed-agent': 'likely an agent killed before its transcript recorded it',
   'app-reset': 'an interactive Claude Code session on a list clears it 5 s after every task of it is completed',
   'hand-edit': 'likely a hand edit',
 };
+
+/** The likely cause in words; for an agent killed before it recorded the change, which session's. */
+function causeText(cause: UnrecordedCause | undefined, session: string | null | undefined): string {
+  if (cause === 'crashed-agent' && session)
+    return `likely the agent of session ${session.slice(0, 8)}, killed before its transcript recorded it`;
+  return CAUSES[cause ?? 'hand-edit'];
+}
 
 /** What an event did, in words: `created "Fix auth"`, `status pending → completed, owner → bob`, `deleted`. */
 function eventText(e: TimelineEvent, max: number | undefined): string {
@@ -82,7 +90,7 @@ function whatText(e: TimelineEvent, max: number | undefined): string {
       if (e.cause === 'app-reset')
         return 'cleared by Claude Code: an interactive session on the list clears it 5 s after every task is completed';
       const what = e.changes.file !== undefined && Object.keys(e.changes).length === 1 ? 'gone, with no record of its deletion' : fields();
-      return `changed with no record: ${what} (${CAUSES[e.cause ?? 'hand-edit']})`;
+      return `changed with no record: ${what} (${causeText(e.cause, e.who.session)})`;
     }
     default:
       return fields() || 'no visible change';
@@ -161,17 +169,27 @@ function when(iso: string, now: number): string {
   return isAhead(at, now) ? `at ${stamp(iso)}, ${ago(at, now)} (ahead of this machine's clock)` : ago(at, now);
 }
 
-/** Under `get`'s last change, when the file is newer than any record of it. */
-export function renderChangedSince(unrecorded: { at: string; cause: UnrecordedCause }, now: number): string {
-  return `changed since then, ${when(unrecorded.at, now)}, by a change no record shows (${CAUSES[unrecorded.cause]})`;
+/**
+ * Under `get`'s last change, when the file is newer than any record of it; with no
+ * recorded change read (`first`), the last change itself.
+ */
+export function renderChangedSince(
+  unrecorded: { at: string; cause: UnrecordedCause; session?: string | undefined },
+  now: number,
+  first = false,
+): string {
+  const cause = causeText(unrecorded.cause, unrecorded.session);
+  if (first) return `last changed ${when(unrecorded.at, now)} by a change no record shows (${cause})`;
+  return `changed since then, ${when(unrecorded.at, now)}, by a change no record shows (${cause})`;
 }
 
 /** Who made a task's last change, for a refusal: "by agent of session 2d483082 at 2026-...", or a change no record shows. */
 export function renderChangedBy(last: {
   event: TimelineEvent | undefined;
-  unrecorded: { at: string; cause: UnrecordedCause } | undefined;
+  unrecorded: { at: string; cause: UnrecordedCause; session?: string | undefined } | undefined;
 }): string | undefined {
-  if (last.unrecorded !== undefined) return `by a change no record shows, ${stamp(last.unrecorded.at)} (${CAUSES[last.unrecorded.cause]})`;
+  if (last.unrecorded !== undefined)
+    return `by a change no record shows, ${stamp(last.unrecorded.at)} (${causeText(last.unrecorded.cause, last.unrecorded.session)})`;
   return last.event === undefined ? undefined : `by ${whoText(last.event.who)} at ${stamp(last.event.at)}`;
 }
 

@@ -54,6 +54,8 @@ export interface AgentOptions {
    * only by that.
    */
   killAtTurn?: number;
+  /** How long after turn `killAtTurn` is asked for the agent is killed (default 2000 ms: its transcript written). */
+  killDelayMs?: number;
 }
 
 export interface AgentRun {
@@ -113,8 +115,9 @@ export async function runAgent(options: AgentOptions): Promise<AgentRun> {
     turns: options.turns,
     beforeTurn: async (i) => {
       if (i === options.killAtTurn) {
-        // Claude Code writes its transcript a moment after the fact: what it did is on disk first.
-        await new Promise((resolve) => setTimeout(resolve, 2000));
+        // Claude Code writes its transcript a moment after the fact: what it did is on disk first
+        // (killDelayMs 0: killed before it can, as a crash may).
+        await new Promise((resolve) => setTimeout(resolve, options.killDelayMs ?? 2000));
         killed?.();
         // Never answered: the agent is gone.
         await new Promise(() => {});

@@ -56,5 +56,6 @@ export function runGet(ctx: Context, rawId: string): void {
   }
   const { last } = detail;
   if (last?.event !== undefined) ctx.io.out(ctx.io.style.dim(renderLastChange(last.event, ctx.now())));
-  if (last?.unrecorded !== undefined) ctx.io.out(ctx.io.style.dim(renderChangedSince(last.unrecorded, ctx.now())));
+  if (last?.unrecorded !== undefined)
+    ctx.io.out(ctx.io.style.dim(renderChangedSince(last.unrecorded, ctx.now(), last.event === undefined)));
 }

@@ -22,9 +22,11 @@ export type EventChange = FieldChange & { added?: string[] };
 
 /**
  * Why no record explains a change: the app kept a status itself, an agent whose transcript
- * is not known, the app's own list reset (a gone task: unrecorded.ts), or a hand edit.
+ * is not known, an agent killed before its transcript recorded the change (its session
+ * crashed just after: crashed-author.ts), the app's own list reset (a gone task:
+ * unrecorded.ts), or a hand edit.
  */
-export type UnrecordedCause = 'app-status' | 'unknown-agent' | 'app-reset' | 'hand-edit';
+export type UnrecordedCause = 'app-status' | 'unknown-agent' | 'crashed-agent' | 'app-reset' | 'hand-edit';
 
 /** One change, from either record or from the files. */
 export interface TimelineEvent {

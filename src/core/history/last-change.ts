@@ -4,6 +4,7 @@ import type { SessionInfo } from '../sessions/session-index.js';
 import { onListAt, type SessionMove } from '../sessions/session-moves.js';
 import { sessionTranscripts } from '../sessions/transcript-lines.js';
 import { taskPath } from '../store/paths.js';
+import { crashedAuthor, crashedSessions } from './crashed-author.js';
 import { lastJournalChange, SLACK_MS } from './journal-read.js';
 import { fromJournal, fromTranscript, type TimelineEvent, type UnrecordedCause } from './timeline.js';
 import { type AgentChange, lastAgentChange } from './transcript-events.js';
@@ -16,8 +17,8 @@ import { type AgentChange, lastAgentChange } from './transcript-events.js';
  */
 export interface LastChange {
   event: TimelineEvent | undefined;
-  /** The file changed after `event`: when, and the likely cause. */
-  unrecorded: { at: string; cause: UnrecordedCause } | undefined;
+  /** The file changed after `event`: when, the likely cause, and (crashed-agent) the session that likely made it. */
+  unrecorded: { at: string; cause: UnrecordedCause; session?: string | undefined } | undefined;
 }
 
 interface LastChangeOptions {
@@ -50,12 +51,17 @@ export function lastChangeOf(listDir: string, id: string, opts: LastChangeOption
     }
   }
   const event = candidates.sort((a, b) => Date.parse(a.at) - Date.parse(b.at)).at(-1);
+  if (mtime === undefined) return { event, unrecorded: undefined };
+  const late = event !== undefined && mtime > Date.parse(event.at) + SLACK_MS;
+  const at = new Date(mtime).toISOString();
+  // A session of the list killed shortly after the file changed, its transcript ending
+  // before: its change, unrecorded (even where no record of the task is read: its
+  // transcript ends before the file's change, and is not read for it).
+  const crashed = late || event === undefined ? crashedAuthor(crashedSessions(opts.sessions), mtime) : undefined;
+  if (crashed !== undefined) return { event, unrecorded: { at, cause: 'crashed-agent', session: crashed } };
   // With no record of it at all, nothing is said: the task may predate the record.
-  const late = mtime !== undefined && event !== undefined && mtime > Date.parse(event.at) + SLACK_MS;
-  return {
-    event,
-    unrecorded: late ? { at: new Date(mtime).toISOString(), cause: transcripts > 0 ? 'hand-edit' : 'unknown-agent' } : undefined,
-  };
+  if (!late) return { event, unrecorded: undefined };
+  return { event, unrecorded: { at, cause: transcripts > 0 ? 'hand-edit' : 'unknown-agent' } };
 }
 
 /**

@@ -9,13 +9,15 @@ import { readTasks } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
 import { taskFileTimes } from '../store/task-times.js';
 import { getTask } from '../writes/task-writes.js';
+import { CRASH_RECORD_LAG_MS } from './crashed-author.js';
 import { SLACK_MS } from './journal-read.js';
 import { type LastChange, lastChangeOf } from './last-change.js';
 
 /** When a record of the task's last change can have been written at the earliest: its file's time, less the records' slack. */
 function changedSince(dir: string, id: string): number {
   const at = taskFileTimes(dir, [id]).get(id);
-  return at === undefined ? 0 : at - SLACK_MS;
+  // As far back as an agent killed just after its change may have last written its transcript (crashed-author.ts).
+  return at === undefined ? 0 : at - SLACK_MS - CRASH_RECORD_LAG_MS;
 }
 
 /** One task as `tasks get` shows it: for JSON, the task and its time; for a person, its detail too. */

@@ -5,6 +5,7 @@ import type { SessionInfo } from '../sessions/session-index.js';
 import { onListAt, type SessionMove } from '../sessions/session-moves.js';
 import { sessionTranscripts } from '../sessions/transcript-lines.js';
 import { isTaskId } from '../store/ids.js';
+import { crashedSessions } from './crashed-author.js';
 import type { TimelineEvent, Who } from './events.js';
 import type { JournalEntry } from './journal.js';
 import { confirmedEntries, type Damage, readJournal } from './journal-read.js';
@@ -193,6 +194,7 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
       sessionsKnown: transcripts > 0,
       appKeepsStatuses,
       partial,
+      crashed: crashedSessions(opts.sessions),
     });
     if (found.length > 0) ordered = byTime([...ordered, ...found], sortAt);
   }

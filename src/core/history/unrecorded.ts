@@ -4,6 +4,7 @@ import { isDirectory } from '../base/is-directory.js';
 import { sameValue } from '../base/same-value.js';
 import { fileIds, readHighWaterMark, readList } from '../store/list-read.js';
 import { HIGH_WATER_MARK, taskPath } from '../store/paths.js';
+import { type CrashedSession, crashedAuthor } from './crashed-author.js';
 import type { TimelineEvent, UnrecordedCause } from './events.js';
 import type { KnownState } from './replay.js';
 
@@ -13,8 +14,10 @@ import type { KnownState } from './replay.js';
  * its deletion. Each is an event of its own (`op: "unrecorded"`), at the time its file
  * (or the folder) last changed, with its likely cause: Claude Code keeping a status
  * itself (docs/task-store.md section 13: only the status differs, and the app told the
- * agent it keeps them), an agent whose transcript is not known (no session of the list
- * is known, or its record starts later), else a hand edit. A change the journal recorded
+ * agent it keeps them), an agent killed before its transcript recorded the change (a
+ * session of the list that crashed shortly after its last entry: crashed-author.ts; the
+ * event names it), an agent whose transcript is not known (no session of the list is
+ * known, or its record starts later), else a hand edit. A change the journal recorded
  * is never one of these: an absent field and `null` are the same absent field.
  *
  * Tasks gone together in Claude Code's own list reset (docs/task-store.md section 6.7:
@@ -34,6 +37,8 @@ export interface UnrecordedContext {
   appKeepsStatuses: boolean;
   /** The record starts later than the journal or a transcript. */
   partial: boolean;
+  /** The list's sessions that crashed, with their last entry's time. */
+  crashed?: readonly CrashedSession[] | undefined;
 }
 
 const absentAsNull = (v: unknown) => (v === undefined ? null : v);
@@ -60,18 +65,22 @@ export function unrecordedEvents(
         : 'hand-edit';
   const out: TimelineEvent[] = [];
   const onDisk = new Set<string>();
-  const event = (task: string, atMs: number, changes: TimelineEvent['changes'], why: UnrecordedCause): TimelineEvent => ({
-    at: new Date(Math.max(atMs, lastAt.get(task) ?? 0)).toISOString(),
-    list: ctx.list,
-    task,
-    op: 'unrecorded',
-    who: { kind: 'unknown', name: null, session: null },
-    changes,
-    source: 'files',
-    command: null,
-    txn: null,
-    cause: why,
-  });
+  const event = (task: string, atMs: number, changes: TimelineEvent['changes'], why: UnrecordedCause): TimelineEvent => {
+    // Not the app's own doing: an agent killed just after it, before its transcript said so, rather than a hand.
+    const crashed = why === 'app-status' || why === 'app-reset' ? undefined : crashedAuthor(ctx.crashed ?? [], atMs);
+    return {
+      at: new Date(Math.max(atMs, lastAt.get(task) ?? 0)).toISOString(),
+      list: ctx.list,
+      task,
+      op: 'unrecorded',
+      who: { kind: 'unknown', name: null, session: crashed ?? null },
+      changes,
+      source: 'files',
+      command: null,
+      txn: null,
+      cause: crashed === undefined ? why : 'crashed-agent',
+    };
+  };
   // A list whose folder is not made yet (a live session before its first task) has no files to explain.
   if (!isDirectory(listDir)) return [];
   const list = readList(listDir);

@@ -22,7 +22,12 @@ const Change = z
 const Who = z.strictObject({
   kind: z.enum(['person', 'agent', 'unknown']).describe('unknown: a change no record explains'),
   name: z.string().nullable().describe('null: an agent known by its session only, or nobody known'),
-  session: z.string().nullable().describe("the agent's Claude Code session"),
+  session: z
+    .string()
+    .nullable()
+    .describe(
+      "the agent's Claude Code session; for a change no record explains (unknown), the crashed session that likely made it (cause crashed-agent), else null",
+    ),
 });
 
 export const LogEvent = z
@@ -37,7 +42,10 @@ export const LogEvent = z
     source: z.enum(['journal', 'transcript', 'files']).describe('made with tasks; by an agent; seen only in the files (unrecorded)'),
     command: z.string().nullable().describe('the tasks command (journal), else null'),
     txn: z.string().nullable().describe("the tasks command's transaction (journal), what undo --txn takes; else null"),
-    cause: z.enum(['app-status', 'unknown-agent', 'app-reset', 'hand-edit']).optional().describe('unrecorded only: its likely cause'),
+    cause: z
+      .enum(['app-status', 'unknown-agent', 'crashed-agent', 'app-reset', 'hand-edit'])
+      .optional()
+      .describe('unrecorded only: its likely cause'),
   })
   .describe('one change');
 

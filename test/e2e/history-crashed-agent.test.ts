@@ -1,0 +1,65 @@
+/**
+ * A change an agent made just before it was killed, which its transcript never recorded
+ * (Claude Code writes its transcript behind its turns): `log`, the board's history and
+ * `get` name the crashed session that likely made it, not "a hand edit". The fixture is a
+ * real crash (test/fixtures/claude-code-2.1.328/gone: crashed-unowned, session 4aa21e64
+ * SIGKILLed while its next request waited); the change after its last entry is written here.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run } from '../helpers/cli.js';
+import { agentProcesses, deadPid, goneFixture } from '../helpers/gone-fixtures.js';
+import { procStart } from '../helpers/session-files.mjs';
+
+const agents = agentProcesses();
+
+/** #1 completed by a write `afterMs` after the session's last transcript entry. */
+function changedAfter(w: ReturnType<typeof goneFixture>, afterMs: number): void {
+  const file = path.join(w.dir, '1.json');
+  const task = JSON.parse(fs.readFileSync(file, 'utf8'));
+  fs.writeFileSync(file, JSON.stringify({ ...task, status: 'completed' }, null, 2));
+  const at = (w.newest + afterMs) / 1000;
+  fs.utimesSync(file, at, at);
+}
+
+const unrecorded = (stdout: string) => stdout.split('\n').find((l) => l.includes('changed with no record')) ?? '';
+
+describe('a change no record explains, made just before a session crashed', () => {
+  it('log names the crashed session that likely made it; log --json says crashed-agent with that session', () => {
+    const w = goneFixture('crashed-unowned', { pid: deadPid(), endedAgoMs: 10 * 60_000 });
+    changedAfter(w, 3_000);
+    const text = run(w.config, ['-l', 'solo', 'log']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(unrecorded(text.stdout)).toContain(
+      'changed with no record: status in_progress → completed (likely the agent of session 4aa21e64, killed before its transcript recorded it)',
+    );
+    const json = run(w.config, ['-l', 'solo', 'log', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    const events = JSON.parse(json.stdout) as Array<{ op: string; cause?: string; who: { kind: string; session: string | null } }>;
+    expect(events.filter((e) => e.op === 'unrecorded')).toMatchObject([
+      { cause: 'crashed-agent', who: { kind: 'unknown', session: w.live.sessionId } },
+    ]);
+    const get = run(w.config, ['-l', 'solo', 'get', '1']);
+    expect(get.code, get.stderr).toBe(0);
+    expect(get.stdout).toContain('likely the agent of session 4aa21e64, killed before its transcript recorded it');
+  });
+
+  it('long after its last entry, the change is not laid on the crashed session', () => {
+    const w = goneFixture('crashed-unowned', { pid: deadPid(), endedAgoMs: 30 * 60_000 });
+    changedAfter(w, 20 * 60_000);
+    const text = run(w.config, ['-l', 'solo', 'log']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(unrecorded(text.stdout)).toContain('(likely a hand edit)');
+    expect(text.stdout).not.toContain('killed before');
+  });
+
+  it('a session still live is never taken for a crashed one', () => {
+    const agent = agents({ CLAUDE_CODE_TASK_LIST_ID: 'solo' });
+    const w = goneFixture('crashed-unowned', { pid: agent.pid, procStart: procStart(agent.pid), endedAgoMs: 10 * 60_000 });
+    changedAfter(w, 3_000);
+    const text = run(w.config, ['-l', 'solo', 'log']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).not.toContain('killed before');
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * Interop: the real Claude Code killed (SIGKILL) the moment its TaskUpdate has run, as
+ * its next request goes out: its transcript may not yet hold that call (it writes behind
+ * its turns; seen on 2.1.328 and 2.1.332). `log` and `get` then lay the change on the
+ * crashed session (`crashed-agent`), never on a hand; recorded, it is the session's own.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run, tempConfig } from '../helpers/cli.js';
+import { runAgent } from './agent.js';
+import { waitFor } from './session-world.js';
+
+interface Event {
+  op: string;
+  task: string | null;
+  cause?: string;
+  who: { kind: string; session: string | null };
+  changes: Record<string, unknown>;
+}
+
+/** Does any transcript of this config folder hold this text yet? */
+function transcriptsHold(config: string, text: string): boolean {
+  const projects = path.join(config, 'projects');
+  if (!fs.existsSync(projects)) return false;
+  return fs
+    .readdirSync(projects)
+    .flatMap((folder) => fs.readdirSync(path.join(projects, folder)).map((f) => path.join(projects, folder, f)))
+    .some((f) => f.endsWith('.jsonl') && fs.readFileSync(f, 'utf8').includes(text));
+}
+
+describe('the real Claude Code killed just after a TaskUpdate', () => {
+  it('its change is told as its own, recorded or not, never as a hand edit', async () => {
+    const config = tempConfig();
+    const run1 = await runAgent({
+      configDir: config,
+      listId: 'k',
+      turns: [
+        [{ name: 'TaskCreate', input: { subject: 'Risky', description: 'r' } }],
+        [{ name: 'TaskUpdate', input: { taskId: '1', status: 'in_progress', owner: 'k' } }],
+        [{ name: 'TaskList', input: {} }],
+      ],
+      // Its transcript known (it holds the create's result) before the update is made.
+      beforeTurn: async (i) => {
+        if (i === 1)
+          await waitFor(
+            "the create's result in its transcript",
+            () => transcriptsHold(config, '"toolUseResult":{"task":{"id":"1"') || undefined,
+          );
+      },
+      killAtTurn: 2,
+      killDelayMs: 0,
+    });
+    const session = run1.stream.sessionId as string;
+    const task = JSON.parse(fs.readFileSync(path.join(config, 'tasks', 'k', '1.json'), 'utf8'));
+    expect(task).toMatchObject({ status: 'in_progress', owner: 'k' });
+
+    const log = run(config, ['-l', 'k', 'log', '--json']);
+    expect(log.code, log.stderr).toBe(0);
+    const events = (JSON.parse(log.stdout) as Event[]).filter((e) => e.task === '1');
+    expect(events[0]).toMatchObject({ op: 'create', who: { kind: 'agent', session } });
+    const started = events.slice(1);
+    expect(started).toHaveLength(1);
+    if (started[0]?.op === 'unrecorded') expect(started[0]).toMatchObject({ cause: 'crashed-agent', who: { kind: 'unknown', session } });
+    else expect(started[0]).toMatchObject({ op: 'update', who: { kind: 'agent', session } });
+
+    const text = run(config, ['-l', 'k', 'log']);
+    expect(text.stdout).not.toContain('hand edit');
+    const get = run(config, ['-l', 'k', 'get', '1']);
+    expect(get.code, get.stderr).toBe(0);
+    expect(get.stdout).not.toContain('hand edit');
+  });
+});
