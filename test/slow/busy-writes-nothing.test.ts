@@ -147,4 +147,16 @@ describe.concurrent('exit 5 leaves nothing written, so a retry is safe', () => {
     expect(r.task('3').blocks).toEqual(['4']);
     expect(fs.existsSync(path.join(r.list, '5.json'))).toBe(false);
   });
+
+  it('release --owner of an agent holding #1-#3, #3 locked: exit 5, none released; retried: all three', async () => {
+    const held = { owner: 'w', status: 'in_progress' } as Partial<Task>;
+    const r = await busyThenRetried(['release', '--owner', 'w'], { '1': held, '2': held, '3': held });
+    expect(r.busy.code).toBe(5);
+    expect(r.busy.stdout).toBe('');
+    expect(r.afterBusy).toEqual({ ...r.before, '3.json.lock': '<dir>' });
+    expect(JSON.parse(r.log.stdout)).toEqual([]);
+    expect(r.retried.code, r.retried.stderr).toBe(0);
+    for (const id of ['1', '2', '3']) expect(r.task(id)).toMatchObject({ status: 'pending' });
+    for (const id of ['1', '2', '3']) expect(r.task(id)).not.toHaveProperty('owner');
+  });
 });

@@ -57,8 +57,9 @@ export function registerRelease(program: Command, ctx: Context): void {
       'after',
       `
 Each task is a task-locked update, the very one agents make. A completed task keeps its
-owner (exit 4 if named); --owner skips completed tasks. With several ids, each is
-reported and the exit status is the worst.
+owner (exit 4 if named); --owner skips completed tasks, and releases the agent's tasks as
+one write: a task locked past the retry budget (exit 5) leaves every one of them as it
+was. With several ids, each is reported and the exit status is the worst.
 ${PRECONDITION_HELP}
 
 Examples:
