@@ -1,6 +1,7 @@
 import { readBinding } from '../core/binding/project-binding.js';
 import type { SettingsPlaces } from '../core/binding/settings-files.js';
 import { blockerAnswers, countTasks, indexTasks, isReady, type TaskBlockers } from '../core/graph/blockers.js';
+import { crashedRunsOf } from '../core/history/crashed-author.js';
 import { confirmedEntries, readJournal } from '../core/history/journal-read.js';
 import { goneHeldInProgress, goneHeldTasks } from '../core/history/list-owners.js';
 import { createdOutsideRecord, readTimeline } from '../core/history/timeline.js';
@@ -474,11 +475,13 @@ export async function historyPayload(
   seen: RowsSeen = new Map(),
 ): Promise<HistoryPayload> {
   const movesOf = sessionMovesOf(index, listId);
+  const sessions = sessionsOfList(index, listId, { deep: true });
   const timeline = await readTimeline(listDirOf(ctx.configDir, listId), {
     listId,
-    sessions: sessionsOfList(index, listId, { deep: true }),
+    sessions,
     movesOf: (s) => movesOf(s),
     unrecorded: true,
+    crashedRuns: crashedRunsOf(index, sessions),
   });
   const events = timeline.events.filter((e) => e.task === taskId);
   const notes = renderLogNotes(timeline, taskId);

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { TasksError } from '../core/base/errors.js';
+import { crashedRunsOf } from '../core/history/crashed-author.js';
 import { movedOnBy } from '../core/history/last-change.js';
 import { type PartHooks, undoAcrossLists } from '../core/history/undo-lists.js';
 import { listIds } from '../core/lists/list-summary.js';
@@ -29,11 +30,13 @@ function partHooks(index: SessionIndex, record: UndoRecord | undefined): PartHoo
   return (listId, dir) => ({
     // The journal's own changes are named by core; here an agent's, or a change no record shows.
     changedBy: (id, _field, since) => {
+      const sessions = sessionsOfList(index, listId, { deep: true, goneTasks: true });
       const last = movedOnBy(dir, id, {
         listId,
-        sessions: sessionsOfList(index, listId, { deep: true, goneTasks: true }),
+        sessions,
         movesOf: sessionMovesOf(index, listId),
         since,
+        crashedRuns: crashedRunsOf(index, sessions),
       });
       return renderChangedBy({ ...last, event: last.event?.source === 'transcript' ? last.event : undefined });
     },

@@ -23,6 +23,24 @@ function changedAfter(w: ReturnType<typeof goneFixture>, afterMs: number): void 
   fs.utimesSync(file, at, at);
 }
 
+/**
+ * The session resumed after its crash: a later run's first entry `entryAfterMs` after its
+ * last one, and that run's end (Claude Code's `cost-state` line, whose `startTime` is the
+ * run's start), `runStartAfterMs` after it.
+ */
+function resumed(w: ReturnType<typeof goneFixture>, runStartAfterMs: number, entryAfterMs: number): void {
+  const folder = path.join(w.config, 'projects', fs.readdirSync(path.join(w.config, 'projects'))[0] as string);
+  const file = path.join(folder, `${w.live.sessionId}.jsonl`);
+  const lines = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
+  const prompt = JSON.parse(lines.find((l) => JSON.parse(l).type === 'user') as string);
+  const entry = { ...prompt, uuid: '00000000-0000-4000-8000-000000000001', timestamp: new Date(w.newest + entryAfterMs).toISOString() };
+  const end = { type: 'cost-state', sessionId: w.live.sessionId, totalDuration: 1000, startTime: w.newest + runStartAfterMs };
+  fs.appendFileSync(file, `${JSON.stringify(entry)}\n${JSON.stringify(end)}\n`);
+}
+
 const unrecorded = (stdout: string) => stdout.split('\n').find((l) => l.includes('changed with no record')) ?? '';
 
 describe('a change no record explains, made just before a session crashed', () => {
@@ -43,6 +61,34 @@ describe('a change no record explains, made just before a session crashed', () =
     const get = run(w.config, ['-l', 'solo', 'get', '1']);
     expect(get.code, get.stderr).toBe(0);
     expect(get.stdout).toContain('likely the agent of session 4aa21e64, killed before its transcript recorded it');
+  });
+
+  it("resumed since (a later run, ended): the change made before the resume is still its crashed run's", () => {
+    const w = goneFixture('crashed-unowned', { pid: deadPid(), endedAgoMs: 10 * 60_000 });
+    changedAfter(w, 3_000);
+    resumed(w, 60_000, 61_000);
+    const text = run(w.config, ['-l', 'solo', 'log']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(unrecorded(text.stdout)).toContain('(likely the agent of session 4aa21e64, killed before its transcript recorded it)');
+  });
+
+  it('a run of the session that began before the change (after the crash) was at work then: not the crashed run', () => {
+    const w = goneFixture('crashed-unowned', { pid: deadPid(), endedAgoMs: 10 * 60_000 });
+    changedAfter(w, 30_000);
+    resumed(w, 20_000, 40_000);
+    const text = run(w.config, ['-l', 'solo', 'log']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).not.toContain('killed before');
+  });
+
+  it('an entry after the change with no later run begun: the crashed run wrote on, and would have recorded it', () => {
+    const w = goneFixture('crashed-unowned', { pid: deadPid(), endedAgoMs: 10 * 60_000 });
+    changedAfter(w, 3_000);
+    // A later entry, the run that wrote it begun before the change: the crashed run's own.
+    resumed(w, -5_000, 6_000);
+    const text = run(w.config, ['-l', 'solo', 'log']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).not.toContain('killed before');
   });
 
   it('long after its last entry, the change is not laid on the crashed session', () => {

@@ -6,6 +6,8 @@
  * and the run's one journal record (its txn, what it takes back or applies again, the
  * `end` line in each list). Then the outcome, as text or as one JSON document.
  */
+
+import { crashedRunsOf } from '../../core/history/crashed-author.js';
 import { movedOnBy } from '../../core/history/last-change.js';
 import { undoAcrossLists } from '../../core/history/undo-lists.js';
 import type { UndoRequest } from '../../core/history/undo-run.js';
@@ -29,11 +31,13 @@ export async function runUndoCommand(
     hooks: (listId, dir) => ({
       // The journal's own changes are named by core; here an agent's, or a change no record shows.
       changedBy: (id, _field, since) => {
+        const sessions = sessionsOfList(ctx.sessions, listId, { deep: true, goneTasks: true });
         const last = movedOnBy(dir, id, {
           listId,
-          sessions: sessionsOfList(ctx.sessions, listId, { deep: true, goneTasks: true }),
+          sessions,
           movesOf: sessionMovesOf(ctx.sessions, listId),
           since,
+          crashedRuns: crashedRunsOf(ctx.sessions, sessions),
         });
         return renderChangedBy({ ...last, event: last.event?.source === 'transcript' ? last.event : undefined });
       },

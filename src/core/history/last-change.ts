@@ -4,7 +4,7 @@ import type { SessionInfo } from '../sessions/session-index.js';
 import { onListAt, type SessionMove } from '../sessions/session-moves.js';
 import { sessionTranscripts } from '../sessions/transcript-lines.js';
 import { taskPath } from '../store/paths.js';
-import { crashedAuthor, crashedSessions } from './crashed-author.js';
+import { type CrashedRun, crashedAuthor } from './crashed-author.js';
 import { lastJournalChange, SLACK_MS } from './journal-read.js';
 import { fromJournal, fromTranscript, type TimelineEvent, type UnrecordedCause } from './timeline.js';
 import { type AgentChange, lastAgentChange } from './transcript-events.js';
@@ -28,6 +28,8 @@ interface LastChangeOptions {
   movesOf: (session: SessionInfo) => readonly SessionMove[] | undefined;
   /** false: the agents' changes alone (its `unrecorded` then means nothing). */
   journal?: boolean;
+  /** The crashed runs of the list's sessions, for a change no record explains (crashed-author.ts crashedRunsOf). */
+  crashedRuns?: readonly CrashedRun[] | undefined;
 }
 
 export function lastChangeOf(listDir: string, id: string, opts: LastChangeOptions): LastChange {
@@ -57,7 +59,7 @@ export function lastChangeOf(listDir: string, id: string, opts: LastChangeOption
   // A session of the list killed shortly after the file changed, its transcript ending
   // before: its change, unrecorded (even where no record of the task is read: its
   // transcript ends before the file's change, and is not read for it).
-  const crashed = late || event === undefined ? crashedAuthor(crashedSessions(opts.sessions), mtime) : undefined;
+  const crashed = late || event === undefined ? crashedAuthor(opts.crashedRuns ?? [], mtime) : undefined;
   if (crashed !== undefined) return { event, unrecorded: { at, cause: 'crashed-agent', session: crashed } };
   // With no record of it at all, nothing is said: the task may predate the record.
   if (!late) return { event, unrecorded: undefined };

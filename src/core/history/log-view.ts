@@ -5,6 +5,7 @@ import { everyList } from '../lists/list-folders.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { sessionMovesOf } from '../sessions/session-segments.js';
+import { crashedRunsOf } from './crashed-author.js';
 import { createdOutsideRecord, mergeTimelines, readTimeline, type Timeline, type TimelineEvent } from './timeline.js';
 
 /** What `tasks log` asks for. */
@@ -53,7 +54,16 @@ export async function readLog(req: LogRequest): Promise<LogView> {
     for (const { id, dir } of targets) {
       const sessions = sessionsOfList(req.sessions, id, { deep: true, goneTasks: true });
       const movesOf = sessionMovesOf(req.sessions, id);
-      timelines.push(await readTimeline(dir, { listId: id, sessions, movesOf: (s) => movesOf(s), signal: req.signal, unrecorded: true }));
+      timelines.push(
+        await readTimeline(dir, {
+          listId: id,
+          sessions,
+          movesOf: (s) => movesOf(s),
+          signal: req.signal,
+          unrecorded: true,
+          crashedRuns: crashedRunsOf(req.sessions, sessions),
+        }),
+      );
     }
   } catch (err) {
     if ((err as Error)?.name === 'AbortError') throw new TasksError('interrupted', 'log stopped');

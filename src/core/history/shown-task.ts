@@ -9,7 +9,7 @@ import { readTasks } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
 import { taskFileTimes } from '../store/task-times.js';
 import { getTask } from '../writes/task-writes.js';
-import { CRASH_RECORD_LAG_MS } from './crashed-author.js';
+import { CRASH_RECORD_LAG_MS, crashedRunsOf } from './crashed-author.js';
 import { SLACK_MS } from './journal-read.js';
 import { type LastChange, lastChangeOf } from './last-change.js';
 
@@ -71,6 +71,7 @@ export function showTask(
   const refs = indexTasks(readTasks(dir, [...task.blockedBy, ...task.blocks]));
   refs.set(task.id, task);
   const owners = task.status !== 'completed' && task.owner ? o.goneOwners() : undefined;
+  const mayHaveChanged = sessionsThatMayHaveChanged(o.sessions, listId, changedSince(dir, id));
   return {
     task,
     gone,
@@ -81,8 +82,9 @@ export function showTask(
       goneWhy: owners?.isGone(task.owner) ? owners.whyOf(task.owner) : gone?.unowned === false ? gone.why : undefined,
       last: lastChangeOf(dir, id, {
         listId,
-        sessions: sessionsThatMayHaveChanged(o.sessions, listId, changedSince(dir, id)),
+        sessions: mayHaveChanged,
         movesOf: sessionMovesOf(o.sessions, listId, { kept: true }),
+        crashedRuns: crashedRunsOf(o.sessions, mayHaveChanged),
       }),
     },
   };

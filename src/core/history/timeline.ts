@@ -5,7 +5,7 @@ import type { SessionInfo } from '../sessions/session-index.js';
 import { onListAt, type SessionMove } from '../sessions/session-moves.js';
 import { sessionTranscripts } from '../sessions/transcript-lines.js';
 import { isTaskId } from '../store/ids.js';
-import { crashedSessions } from './crashed-author.js';
+import type { CrashedRun } from './crashed-author.js';
 import type { TimelineEvent, Who } from './events.js';
 import type { JournalEntry } from './journal.js';
 import { confirmedEntries, type Damage, readJournal } from './journal-read.js';
@@ -137,6 +137,8 @@ export interface TimelineOptions {
   signal?: AbortSignal | undefined;
   /** Add what no record explains, from the files as they are (unrecorded.ts). */
   unrecorded?: boolean;
+  /** The crashed runs of the list's sessions, for a change no record explains (crashed-author.ts crashedRunsOf). */
+  crashedRuns?: readonly CrashedRun[] | undefined;
 }
 
 /**
@@ -194,7 +196,7 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
       sessionsKnown: transcripts > 0,
       appKeepsStatuses,
       partial,
-      crashed: crashedSessions(opts.sessions),
+      crashed: opts.crashedRuns,
     });
     if (found.length > 0) ordered = byTime([...ordered, ...found], sortAt);
   }

@@ -4,7 +4,7 @@ import { isDirectory } from '../base/is-directory.js';
 import { sameValue } from '../base/same-value.js';
 import { fileIds, readHighWaterMark, readList } from '../store/list-read.js';
 import { HIGH_WATER_MARK, taskPath } from '../store/paths.js';
-import { type CrashedSession, crashedAuthor } from './crashed-author.js';
+import { type CrashedRun, crashedAuthor } from './crashed-author.js';
 import type { TimelineEvent, UnrecordedCause } from './events.js';
 import type { KnownState } from './replay.js';
 
@@ -15,7 +15,7 @@ import type { KnownState } from './replay.js';
  * (or the folder) last changed, with its likely cause: Claude Code keeping a status
  * itself (docs/task-store.md section 13: only the status differs, and the app told the
  * agent it keeps them), an agent killed before its transcript recorded the change (a
- * session of the list that crashed shortly after its last entry: crashed-author.ts; the
+ * run of a session of the list that crashed shortly after its last entry: crashed-author.ts; the
  * event names it), an agent whose transcript is not known (no session of the list is
  * known, or its record starts later), else a hand edit. A change the journal recorded
  * is never one of these: an absent field and `null` are the same absent field.
@@ -37,8 +37,8 @@ export interface UnrecordedContext {
   appKeepsStatuses: boolean;
   /** The record starts later than the journal or a transcript. */
   partial: boolean;
-  /** The list's sessions that crashed, with their last entry's time. */
-  crashed?: readonly CrashedSession[] | undefined;
+  /** The crashed runs of the list's sessions (crashed-author.ts). */
+  crashed?: readonly CrashedRun[] | undefined;
 }
 
 const absentAsNull = (v: unknown) => (v === undefined ? null : v);
