@@ -56,6 +56,11 @@ export function crashedRunsOf(index: SessionIndex, sessions: readonly SessionInf
   );
 }
 
+/** Had a run of any session of this config folder crashed (its live-session file left behind) by `atMs`? A look at the live-session files alone. */
+export function crashedBy(index: SessionIndex, atMs: number): boolean {
+  return index.liveSessionFiles().some((f) => f.startedAt !== undefined && f.startedAt <= atMs + SLACK_MS && index.verdict(f) === 'gone');
+}
+
 /** The session whose crashed run most likely made a change at `atMs` no record explains (the latest such run); undefined: none fits. */
 export function crashedAuthor(runs: readonly CrashedRun[], atMs: number): string | undefined {
   let best: { sessionId: string; from: number } | undefined;

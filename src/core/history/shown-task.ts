@@ -9,15 +9,20 @@ import { readTasks } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
 import { taskFileTimes } from '../store/task-times.js';
 import { getTask } from '../writes/task-writes.js';
-import { CRASH_RECORD_LAG_MS, crashedRunsOf } from './crashed-author.js';
+import { CRASH_RECORD_LAG_MS, crashedBy, crashedRunsOf } from './crashed-author.js';
 import { SLACK_MS } from './journal-read.js';
 import { type LastChange, lastChangeOf } from './last-change.js';
 
-/** When a record of the task's last change can have been written at the earliest: its file's time, less the records' slack. */
-function changedSince(dir: string, id: string): number {
+/**
+ * When a record of the task's last change can have been written at the earliest: its
+ * file's time, less the records' slack; where a run of some session crashed by then, as
+ * far back as an agent killed just after its change may have last written its transcript
+ * (crashed-author.ts). Otherwise no transcript older than the change is read.
+ */
+function changedSince(index: SessionIndex, dir: string, id: string): number {
   const at = taskFileTimes(dir, [id]).get(id);
-  // As far back as an agent killed just after its change may have last written its transcript (crashed-author.ts).
-  return at === undefined ? 0 : at - SLACK_MS - CRASH_RECORD_LAG_MS;
+  if (at === undefined) return 0;
+  return at - SLACK_MS - (crashedBy(index, at) ? CRASH_RECORD_LAG_MS : 0);
 }
 
 /** One task as `tasks get` shows it: for JSON, the task and its time; for a person, its detail too. */
@@ -71,7 +76,7 @@ export function showTask(
   const refs = indexTasks(readTasks(dir, [...task.blockedBy, ...task.blocks]));
   refs.set(task.id, task);
   const owners = task.status !== 'completed' && task.owner ? o.goneOwners() : undefined;
-  const mayHaveChanged = sessionsThatMayHaveChanged(o.sessions, listId, changedSince(dir, id));
+  const mayHaveChanged = sessionsThatMayHaveChanged(o.sessions, listId, changedSince(o.sessions, dir, id));
   return {
     task,
     gone,
