@@ -208,7 +208,13 @@ async function apply(ctx: ActionContext, req: ActionRequest, record: UndoRecord,
           preconditions: asPreconditions(req.expect),
           // As tasks claim: a task in progress with no owner is a live session's work while one is on the list.
           liveOnList: {
-            sessions: () => liveSessionsNear(ctx.sessions(), req.list).map((s) => ({ sessionId: s.sessionId, pid: s.pid, cwd: s.cwd })),
+            sessions: () =>
+              liveSessionsNear(ctx.sessions(), req.list).map((s) => ({
+                sessionId: s.sessionId,
+                // A pid of another machine names no process here: not said.
+                pid: s.state === 'live' ? s.pid : undefined,
+                cwd: s.cwd,
+              })),
             override: `tasks -l ${req.list} claim ${req.id} --force claims it all the same`,
           },
         },

@@ -100,9 +100,12 @@ Examples:
 /** The live sessions that can see the list (as `release --gone` tells them), but the one this command runs in. */
 function liveOnList(ctx: Context, listId: string): LiveOnList[] {
   const own = ctx.env.CLAUDE_CODE_SESSION_ID;
-  return liveSessionsNear(ctx.sessions, listId)
-    .filter((s) => s.sessionId !== own)
-    .map((s) => ({ sessionId: s.sessionId, pid: s.pid, cwd: s.cwd }));
+  return (
+    liveSessionsNear(ctx.sessions, listId)
+      .filter((s) => s.sessionId !== own)
+      // A pid of another machine names no process here: not said.
+      .map((s) => ({ sessionId: s.sessionId, pid: s.state === 'live' ? s.pid : undefined, cwd: s.cwd }))
+  );
 }
 
 /**

@@ -215,14 +215,17 @@ export function listLife(
 
 /**
  * The live sessions that may pick up a list's work though its owners are gone, for
- * `release --gone`'s --force: only sessions that can see the list, wherever they run
- * (they write to it now, their settings or environment name it, or their transcripts tie
- * them to it). A live session in the same folder on a list of its own (another branch,
- * the new session after `/clear`) cannot see it, and counts for nothing here.
+ * `release --gone`'s --force and the guard of a claim: only sessions that can see the
+ * list, wherever they run (they write to it now, their settings or environment name it,
+ * or their transcripts tie them to it). A session whose process runs where it cannot be
+ * checked (another machine or container sharing this config folder: state `unknown`)
+ * counts as live, as it does for every sign of life. A live session in the same folder
+ * on a list of its own (another branch, the new session after `/clear`) cannot see it,
+ * and counts for nothing here.
  */
 export function liveSessionsNear(index: SessionIndex, listId: string): SessionInfo[] {
   const found = new Map<string, SessionInfo>();
-  for (const s of sessionsOfList(index, listId, { deep: true })) if (s.state === 'live') found.set(s.sessionId, s);
+  for (const s of sessionsOfList(index, listId, { deep: true })) if (s.state === 'live' || s.state === 'unknown') found.set(s.sessionId, s);
   for (const { session, list } of liveSessionLists(index)) if (list === listId) found.set(session.sessionId, session);
   return [...found.values()];
 }
