@@ -32,7 +32,7 @@ import { pushAll } from '../base/many-items.js';
 import { sameValue } from '../base/same-value.js';
 import { goneOwnersOfList } from '../history/list-owners.js';
 import { somethingAt } from '../lists/list-folders.js';
-import { sessionsOfList } from '../sessions/list-sessions.js';
+import { sessionsOfList, unsureSessionsOf } from '../sessions/list-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { signsOfLife } from '../sessions/signs-of-life.js';
 import { applyImport } from '../snapshots/import-apply.js';
@@ -126,7 +126,11 @@ export async function carryWork(index: SessionIndex, req: CarryRequest): Promise
     if (source.list === target.id)
       throw new TasksError('usage', `--from: list "${source.list}" is the list in use; carry brings work from another list into it`);
     const sourceDir = listDirOf(index.configDir, source.list);
-    const life = signsOfLife(index, source.list, sessionsOfList(index, source.list, { deep: true }));
+    // A live session the transcripts cannot place (two lists of one plan) may be on this one: its work too.
+    const life = signsOfLife(index, source.list, [
+      ...sessionsOfList(index, source.list, { deep: true }),
+      ...unsureSessionsOf(index, source.list),
+    ]);
     if (life !== undefined && !req.force && !req.dryRun) {
       throw new TasksError(
         'conflict',
