@@ -480,9 +480,9 @@ export class SessionIndex {
         }
       }
       if (info.state !== 'live') {
-        // Ended or crashed, and `claude --resume <id>` runs again: the session goes on, before its
-        // live-session file is written (about 0.4 s) and whatever its last run left (a dead run's file, its end).
-        const resuming = this.processResuming(sessionId);
+        // Ended or crashed, and `claude --resume <id>` (or `--continue` in its folder) runs again: the session
+        // goes on, before its live-session file is written (about 0.4 s) and whatever its last run left (a dead run's file, its end).
+        const resuming = this.processResuming(sessionId, info);
         if (resuming !== undefined) {
           info.state = 'live';
           info.liveBy = 'process';
@@ -552,19 +552,27 @@ export class SessionIndex {
   }
 
   /**
-   * A running Claude Code process of this config folder whose command line names this
-   * session (`--resume <id>`, `--session-id <id>`, not forking a new one) and that no
-   * live-session file puts on a session yet: the session is going on in it. Not a helper
-   * another Claude Code process started.
+   * A running Claude Code process of this config folder that no live-session file puts on
+   * a session yet, and that may be going on with this one: its command line names it
+   * (`--resume <id>`, `--session-id <id>`, not forking a new one), or it resumes without
+   * naming one (`--continue`, which takes the folder's latest session, or `--resume`'s
+   * picker) in the session's folder. Not a helper another Claude Code process started.
+   * Until its file says which session it is on, every session it may take up counts.
    */
-  private processResuming(sessionId: string): ClaudeProcess | undefined {
+  private processResuming(sessionId: string, facts: TranscriptFacts): ClaudeProcess | undefined {
     const all = this.claudeProcesses();
     if (all.length === 0) return undefined;
     const onFile = this.processes();
     const pids = new Set(all.map((p) => p.pid));
+    const cwd = facts.cwd;
+    const here = cwd === undefined ? undefined : realpath(cwd);
+    const inFolder = (p: ClaudeProcess) => p.cwd !== undefined && cwd !== undefined && (p.cwd === cwd || p.cwd === here);
     return all.find(
       (p) =>
-        p.sessionArg === sessionId && this.usesThisConfig(p) && !onFile.has(p.pid) && (p.parentPid === undefined || !pids.has(p.parentPid)),
+        (p.sessionArg === sessionId || (p.sessionArg === undefined && p.resumes === true && inFolder(p))) &&
+        this.usesThisConfig(p) &&
+        !onFile.has(p.pid) &&
+        (p.parentPid === undefined || !pids.has(p.parentPid)),
     );
   }
 
