@@ -56,7 +56,14 @@ export interface ActionContext {
   pid: number;
   /** Aborted when the board stops: running hooks are stopped. */
   signal: AbortSignal;
-  /** The sessions as the board last read them: who moved a task on, whether owners are gone. */
+  /**
+   * The sessions read now (a fresh index), asked once per action and only by the actions
+   * that judge them: who moved a task on, whether owners are gone, whether a session is
+   * live. Not the index the board's views read through: that one is renewed when a
+   * live-session file changes or the overview is read again, and a session's Task-tool
+   * call in the middle of a turn changes neither (a live agent taking a gone one's task
+   * up would be unseen for seconds).
+   */
   sessions: () => SessionIndex;
   /** Said where the board runs too (a journal that cannot be written). */
   warn: (message: string) => void;
@@ -185,6 +192,9 @@ async function apply(ctx: ActionContext, req: ActionRequest, record: UndoRecord,
     notify: true,
     now: () => new Date(),
   });
+  // One reading of the sessions for the whole action, made when first asked.
+  let index: SessionIndex | undefined;
+  const sessions = () => (index ??= ctx.sessions());
   const update = async (id: string, patch: TaskPatch, expect: Expectation, verb: string): Promise<Done> => {
     const { result } = await updateTaskWithLifecycle(lifecycle, id, patch, guardFor(expect), report);
     return { message: result.changed.length === 0 ? `#${id} unchanged` : `${verb} #${id}`, task: result.task as BoardTask };
@@ -209,7 +219,7 @@ async function apply(ctx: ActionContext, req: ActionRequest, record: UndoRecord,
           // As tasks claim: a task in progress with no owner is a live session's work while one is on the list.
           liveOnList: {
             sessions: () =>
-              liveSessionsNear(ctx.sessions(), req.list).map((s) => ({
+              liveSessionsNear(sessions(), req.list).map((s) => ({
                 sessionId: s.sessionId,
                 // A pid of another machine names no process here: not said.
                 pid: s.state === 'live' ? s.pid : undefined,
@@ -268,13 +278,13 @@ async function apply(ctx: ActionContext, req: ActionRequest, record: UndoRecord,
     }
     case 'undo':
     case 'redo':
-      return undoAction(ctx.sessions(), ctx.configDir, req, record);
+      return undoAction(sessions(), ctx.configDir, req, record);
     case 'release-gone':
-      return releaseGoneAction(ctx.sessions(), { configDir: ctx.configDir, person: ctx.person, home: ctx.home }, req);
+      return releaseGoneAction(sessions(), { configDir: ctx.configDir, person: ctx.person, home: ctx.home }, req);
     case 'carry':
       // Every list the carry may change, recorded with each of its journal lines: one undo takes it back in all (as `tasks carry`).
       return carryAction(
-        ctx.sessions(),
+        sessions(),
         { configDir: ctx.configDir, person: ctx.person, home: ctx.home },
         req,
         (lists) => {
@@ -283,7 +293,7 @@ async function apply(ctx: ActionContext, req: ActionRequest, record: UndoRecord,
         ctx.signal,
       );
     case 'restore':
-      return restoreAction(ctx.sessions(), ctx.configDir, req, ctx.signal);
+      return restoreAction(sessions(), ctx.configDir, req, ctx.signal);
   }
 }
 

@@ -316,7 +316,8 @@ export function localBoard(o: LocalBoardOptions): BoardBackend {
       configDir: o.configDir,
       person: o.person ?? 'unknown',
       home: o.home,
-      sessions: () => sessions.current,
+      // Read anew for each action that judges the sessions: never an answer from before an agent's last step.
+      sessions: () => sessions.renew(),
       hookPolicy: o.hookPolicy,
       projectDir: o.projectDir,
       env: o.env,
