@@ -1,4 +1,4 @@
-import { endOf, type GoneHeld, type GoneOwners, goneOwners, overOn } from '../sessions/gone-owners.js';
+import { endOf, type GoneHeld, type GoneOwners, giversOf, goneOwners, overOn } from '../sessions/gone-owners.js';
 import { hasKeptEvidence, sessionsOfList } from '../sessions/list-sessions.js';
 import { claimedBy, holdersOf, touchedByLive } from '../sessions/session-deaths.js';
 import type { SessionIndex } from '../sessions/session-index.js';
@@ -84,7 +84,9 @@ export function ownersSetWithTasks(listDir: string): OwnersSet {
  * the board mark them, with what the journal knows: `person` (who runs tasks) and owners
  * people gave with tasks are never gone; an agent given as owner from a session of its
  * own is gone once that session is over (ended or crashed), whatever the list's sessions
- * do. The journal is read only when it is asked about. `deep`: a named list's sessions
+ * do, unless a session of the list not over gave that name a task it holds now with its
+ * own Task tools (two agents under one name, "main" say: the live one's work is never
+ * taken). The journal is read only when it is asked about. `deep`: a named list's sessions
  * are found by their transcripts (sessions/list-sessions.ts).
  */
 export function goneOwnersOfList(
@@ -97,6 +99,12 @@ export function goneOwnersOfList(
 ): GoneOwners | undefined {
   let owners: OwnersSet | undefined;
   const known = () => (owners ??= ownersSetWithTasks(listDir));
+  // The owners held now, by task: of the whole list, or of `only` (the tasks a view judges, not a 10,000-task list read to judge one).
+  let holding: ReadonlyMap<string, string> | undefined;
+  const owned = () =>
+    (holding ??= new Map(
+      (opts.only ?? readList(listDir).tasks).flatMap((t) => (t.owner === undefined || t.status === 'completed' ? [] : [[t.id, t.owner]])),
+    ));
   const base = goneOwners(
     index,
     listId,
@@ -109,16 +117,23 @@ export function goneOwnersOfList(
       return never;
     },
     opts,
-    // The owners held now, by task: of the whole list, or of `only` (the tasks a view judges, not a 10,000-task list read to judge one).
-    () =>
-      new Map(
-        (opts.only ?? readList(listDir).tasks).flatMap((t) => (t.owner === undefined || t.status === 'completed' ? [] : [[t.id, t.owner]])),
-      ),
+    owned,
   );
   const isOver = overOn(index, listId);
   const over = (session: string) => {
     const info = index.session(session);
     return info !== undefined && isOver(info);
+  };
+  // Owners a session of the list not over gave a task they hold now (its own Task-tool
+  // writes): a live agent under that name, whoever gave the name with tasks before.
+  let givenByLive: ReadonlyMap<string, unknown> | undefined;
+  const liveGave = (owner: string) => {
+    givenByLive ??= giversOf(
+      index,
+      sessionsOfList(index, listId, { deep: opts.deep, kept: opts.kept }).filter((s) => !isOver(s)),
+      owned(),
+    );
+    return givenByLive.has(owner);
   };
   const ownSession = (owner: string | undefined) => (owner === undefined ? undefined : (known().agents.get(owner) ?? undefined));
   const anyOver = () => [...known().agents.values()].some((s) => s !== null && over(s));
@@ -128,7 +143,7 @@ export function goneOwnersOfList(
     sessions: base?.sessions ?? [],
     isGone: (owner) => {
       const session = ownSession(owner);
-      if (session !== undefined) return over(session);
+      if (session !== undefined) return over(session) && !liveGave(owner as string);
       return base?.isGone(owner) ?? false;
     },
     whyOf: (owner) => {

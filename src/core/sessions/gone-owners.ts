@@ -140,7 +140,11 @@ export function goneOwners(
 }
 
 /** Each owner held now (`holding`: task id -> owner), with the sessions whose Task tool writes gave it a task it holds. */
-function giversOf(index: SessionIndex, sessions: readonly SessionInfo[], holding: ReadonlyMap<string, string>): Map<string, SessionInfo[]> {
+export function giversOf(
+  index: SessionIndex,
+  sessions: readonly SessionInfo[],
+  holding: ReadonlyMap<string, string>,
+): Map<string, SessionInfo[]> {
   const givers = new Map<string, SessionInfo[]>();
   if (holding.size === 0) return givers;
   for (const s of sessions) {
