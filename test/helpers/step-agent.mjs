@@ -15,6 +15,9 @@
 //       {"until": "<file>"},               pause until that file exists (the test says when)
 //       {"exec": {"args": [...], "out": "<file>"}}   run node with these arguments as its child (a
 //                                          command from its shell) and write {code, stdout, stderr} to the file
+//       {"spawn": {"args": [...], "env": {...}, "log": "<file>"}}   start node with these arguments
+//                                          and go on without waiting for it (a command its shell left
+//                                          running in the background); its output goes to the file, its pid to <file>.pid
 //       {"crash": true}                    exit 1 leaving the live-session file behind
 //     ]
 //   }
@@ -86,6 +89,12 @@ for (const step of plan.steps ?? []) {
     child.stderr.on('data', (d) => (stderr += d));
     const code = await new Promise((resolve) => child.on('close', resolve));
     fs.writeFileSync(step.exec.out, JSON.stringify({ code, stdout, stderr }));
+  }
+  if (step.spawn !== undefined) {
+    const log = fs.openSync(step.spawn.log, 'a');
+    const child = spawn(process.execPath, step.spawn.args, { stdio: ['ignore', log, log], env: { ...process.env, ...step.spawn.env } });
+    fs.writeFileSync(`${step.spawn.log}.pid`, String(child.pid));
+    child.unref();
   }
   if (step.crash) process.exit(1);
 }

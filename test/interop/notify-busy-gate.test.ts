@@ -3,13 +3,17 @@
  * time (it completes #2 before it makes #3). A headless run is busy from its start to its
  * exit, so every task so far being completed between its steps is not "done": told once,
  * after the run ends, with every step; as the gate of `watch --until all-completed`.
+ * A notify the agent itself left running in the background (a shell command of its turn,
+ * run_in_background) waits for that agent's later turns too: the session it runs in is
+ * left out only while the turn that started it goes on.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeTask } from '../helpers/cli.js';
+import { BIN, writeTask } from '../helpers/cli.js';
 import { receiver, startNotify, until } from '../helpers/notify.js';
 import { runAgent } from './agent.js';
+import { startInteractive } from './interactive.js';
 import type { Turn } from './mock-model.js';
 import { gate, liveFiles, waitFor, world } from './session-world.js';
 
@@ -82,5 +86,64 @@ describe('the real Claude Code at work on a list: notify waits for it', () => {
       // A failed attempt leaves the agent's run to end on its own: its outcome is this attempt's, never an unhandled rejection.
       await agent.catch(() => undefined);
     }
+  });
+
+  it('a notify the agent left running in the background: not told while its later turn goes on, told once it ends', async () => {
+    const w = world();
+    const proj = w.dir('web');
+    // Its shell commands run without asking (a permission prompt would be a wait, which holds the list too).
+    fs.writeFileSync(path.join(w.config, 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash'] } }));
+    const out = path.join(w.config, 'sent.jsonl');
+    const log = path.join(w.config, 'notify.log');
+    const pidFile = path.join(w.config, 'notify.pid');
+    let list = '';
+    const byPrompt = (prompt: string): Turn | undefined => {
+      if (/^create One$/m.test(prompt)) return [create('One')];
+      if (/^tell me$/m.test(prompt)) {
+        const notify = `XDG_STATE_HOME=${path.join(w.config, 'state')} TASKS_NOTIFY_TICK_MS=300 exec ${process.execPath} ${BIN} -l ${list} notify --on list-completed --to "exec:cat >> ${out}; echo >> ${out}"`;
+        return [
+          {
+            name: 'Bash',
+            input: { command: `sh -c 'echo $$ > ${pidFile}; ${notify}' > ${log} 2>&1`, description: 'Notify me', run_in_background: true },
+          },
+        ];
+      }
+      // #1 completed, then the tests run: the turn goes on, and may yet add tasks.
+      if (/^finish$/m.test(prompt))
+        return [set('1', 'completed'), { name: 'Bash', input: { command: 'sleep 5', description: 'Run the tests' } }];
+      return undefined;
+    };
+    const a = await startInteractive({ configDir: w.config, cwd: proj, home: w.home, byPrompt, args: ['--permission-mode', 'default'] });
+    cleanups.push(() => a.stop());
+    cleanups.push(() => {
+      try {
+        process.kill(Number(fs.readFileSync(pidFile, 'utf8')), 'SIGTERM');
+      } catch {}
+    });
+    list = (await waitFor('the live file', () => liveFiles(w.config)[0])).sessionId;
+    await a.waitFor((s) => /auto mode|for shortcuts|manual mode/.test(s), 'the prompt');
+    const sent = () => (fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '');
+    a.type('create One');
+    await waitFor('#1', () => fs.existsSync(path.join(w.config, 'tasks', list, '1.json')) || undefined);
+    await sleep(1500);
+    a.type('tell me');
+    await waitFor(
+      'notify following',
+      () => (fs.existsSync(log) && fs.readFileSync(log, 'utf8').includes('following')) || undefined,
+      30_000,
+    );
+    await sleep(1500);
+    a.type('finish');
+    const one = path.join(w.config, 'tasks', list, '1.json');
+    await waitFor('#1 completed', () => JSON.parse(fs.readFileSync(one, 'utf8')).status === 'completed' || undefined);
+    await sleep(2500);
+    expect(sent(), `notify: ${fs.readFileSync(log, 'utf8')}`).toBe('');
+    await until(() => sent() !== '', 'list-completed once the turn ended', 20_000);
+    await sleep(1500);
+    const told = sent()
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { event: string; list: string });
+    expect(told.map((t) => [t.event, t.list])).toEqual([['list-completed', list]]);
   });
 });

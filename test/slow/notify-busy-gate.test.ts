@@ -154,3 +154,60 @@ describe('notify: list-completed waits while an agent of the list is at work', (
     expect(target.sent().map((e) => e.event)).toEqual(['list-completed']);
   });
 });
+
+describe("notify: a following notify started from an agent's own shell", () => {
+  it('left running in the background, waits for that agent at its later turns as for any other', async () => {
+    const config = tempConfig();
+    const dir = path.join(config, 'tasks', 'ci');
+    writeTask(dir, task('1', 'pending'));
+    fs.writeFileSync(path.join(dir, '.highwatermark'), '1');
+    const target = execTarget(config);
+    const log = path.join(config, 'notify.log');
+    const agent = agents.start(
+      config,
+      [
+        { status: 'busy' },
+        // The agent's turn starts notify in the background (a shell command left running), and ends.
+        {
+          spawn: {
+            args: [BIN, '-l', 'ci', 'notify', '--on', 'list-completed', '--to', target.to],
+            env: notifyEnv(config, { TASKS_NOTIFY_TICK_MS: '300' }),
+            log,
+          },
+        },
+        { until: 'started' },
+        { status: 'idle' },
+        // Its next turn works a step at a time.
+        { until: 'work' },
+        { status: 'busy' },
+        { task: task('1', 'in_progress') },
+        { task: task('1', 'completed') },
+        { until: 'next' },
+        { task: task('2', 'pending') },
+        { task: task('2', 'completed') },
+        { status: 'idle' },
+        { until: 'end' },
+      ],
+      { asClaude: true },
+    );
+    h.later(() => {
+      try {
+        process.kill(Number(fs.readFileSync(`${log}.pid`, 'utf8')), 'SIGTERM');
+      } catch {}
+    });
+    await until(() => fs.existsSync(log) && fs.readFileSync(log, 'utf8').includes('following list ci'), 'notify started by the agent');
+    agent.go('started');
+    await sleep(2000);
+    agent.go('work');
+    const first = path.join(dir, '1.json');
+    await until(() => JSON.parse(fs.readFileSync(first, 'utf8')).status === 'completed', '#1 completed');
+    // Every task so far completed between the agent's steps, the agent busy: nothing.
+    await sleep(2500);
+    expect(target.sent()).toEqual([]);
+    agent.go('next');
+    await until(() => target.sent().length === 1, 'list-completed once the agent is idle', 15_000);
+    expect(target.sent()[0]?.text).toMatch(/is completed \(2\)$/);
+    agent.go('end');
+    await agent.exited;
+  });
+});

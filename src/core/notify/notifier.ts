@@ -189,6 +189,13 @@ function undecidedTypes(errorsPending: boolean, heldBusy: boolean): ReadonlySet<
   return types;
 }
 
+/**
+ * How much later than notify's start its own session's status may be written and still be
+ * the turn that runs it: a status written as the command was let run (a permission prompt
+ * answered) may land just after it started.
+ */
+const OWN_STATUS_SLACK_MS = 1000;
+
 /** An update's time is taken as its scan ends; the files were read up to this long before. */
 const SCAN_MARGIN_MS = 500;
 
@@ -226,6 +233,8 @@ export class Notifier {
   private failed: Error | undefined;
   /** Ends a following run's wait. */
   private end: (() => void) | undefined;
+  /** When this run began: the session it runs in is left out only while the turn that started it goes on (ownSession). */
+  private readonly startedAt: number;
   /** Targets the sent state knew nothing of at the start: their first run (quietOldNews). */
   private newTargets = new Set<string>();
 
@@ -240,7 +249,19 @@ export class Notifier {
       (message) => this.report.warn(message),
     );
     this.wanted = new Set(req.events);
+    this.startedAt = req.clock.now();
   }
+
+  /**
+   * The session this notify runs in (started from its shell): busy for as long as the
+   * command runs in its turn, so never waited for then. Left running in the background,
+   * notify outlives that turn: once the session's status changed since notify began (its
+   * turn ended; a later one, or a `/clear`'s new session in the same process), the session
+   * is at work on its own turns, and a list it works a step at a time is not finished
+   * between its steps.
+   */
+  private readonly ownSession = (b: BusyOnList): boolean =>
+    this.req.ownSession?.(b) === true && !(b.statusSince !== undefined && b.statusSince > this.startedAt + OWN_STATUS_SLACK_MS);
 
   async run(): Promise<{ sent: number; failed: number }> {
     const { req } = this;
@@ -473,7 +494,7 @@ export class Notifier {
       checkFiles: changed || f.first,
       errorGraceMs: req.once ? 0 : ERROR_GRACE_MS,
       refusals: this.wanted.has('hook-refused') ? this.refusals : undefined,
-      ownSession: req.ownSession,
+      ownSession: this.ownSession,
       // Waiting at the last look: if it no longer does, the wait ended now.
       waitEndedAt: f.waited === true ? now : f.waitEndedAt,
       watchEnds: f.liveOpen !== undefined,

@@ -25,6 +25,8 @@ export interface BusyOnList {
   sessionId?: string | undefined;
   pid?: number | undefined;
   state: 'busy' | 'waiting' | 'starting';
+  /** When its live-session file's status last changed (ms): a turn that began since a moment began after it. */
+  statusSince?: number | undefined;
 }
 
 export function busyOnList(index: SessionIndex, listId: string): BusyOnList[] {
@@ -32,7 +34,7 @@ export function busyOnList(index: SessionIndex, listId: string): BusyOnList[] {
   const pids = new Set<number>();
   for (const s of sessionsOfList(index, listId)) {
     if (s.state !== 'live' || s.liveBy !== 'process' || !(s.activity === 'busy' || inTurnWaiting(s))) continue;
-    found.push({ sessionId: s.sessionId, pid: s.pid, state: s.activity === 'busy' ? 'busy' : 'waiting' });
+    found.push({ sessionId: s.sessionId, pid: s.pid, state: s.activity === 'busy' ? 'busy' : 'waiting', statusSince: s.statusSince });
     if (s.pid !== undefined) pids.add(s.pid);
   }
   const onFile = index.processes();
