@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, run, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
 import { contractProblems } from '../helpers/json-contract.js';
 import { listWith, notifyEnv, notifyHarness, posted, taskOf, until } from '../helpers/notify.js';
-import { writeLiveSession, writeTaskTranscript } from '../helpers/session-files.mjs';
+import { projectFolder, writeLiveSession, writeTaskTranscript } from '../helpers/session-files.mjs';
 
 const h = notifyHarness();
 afterEach(h.cleanup);
@@ -761,6 +761,60 @@ describe("notify: a hook's refusal", () => {
     const again = notifyOnce(config);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toBe('');
+  });
+
+  it("a fork's copies of its parent's entries are not the fork's refusals: told once, of the parent, never again for the fork's own list", () => {
+    const config = refusedSession(60_000);
+    const FORK = '77777777-7777-4777-8777-777777777777';
+    const cwd = path.join(config, 'home', 'proj');
+    const dir = path.join(config, 'projects', projectFolder(cwd));
+    // `claude --resume <parent> --fork-session`: its transcript begins with copies of the
+    // parent's user and assistant entries (their times kept, sessionId rewritten, each
+    // assistant entry naming the parent in requestSessionId), then its own turn, whose
+    // TaskCreate makes its own list.
+    const copies = fs
+      .readFileSync(path.join(dir, `${SESSION}.jsonl`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.type === 'user' || e.type === 'assistant')
+      .map((e) => ({ ...e, sessionId: FORK, ...(e.type === 'assistant' ? { requestSessionId: SESSION } : {}) }));
+    const at = new Date(Date.now() - 30_000).toISOString();
+    const own = [
+      { sessionId: FORK, cwd, type: 'user', timestamp: at, message: { role: 'user', content: 'try it another way' } },
+      {
+        sessionId: FORK,
+        cwd,
+        type: 'assistant',
+        timestamp: at,
+        message: {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_fork_0', name: 'TaskCreate', input: { subject: 'Another way' } }],
+        },
+      },
+      {
+        sessionId: FORK,
+        cwd,
+        type: 'user',
+        timestamp: at,
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_fork_0', content: 'Task #1 created successfully: Another way' }],
+        },
+        toolUseResult: { task: { id: '1', subject: 'Another way' } },
+      },
+    ];
+    fs.writeFileSync(path.join(dir, `${FORK}.jsonl`), `${[...copies, ...own].map((l) => JSON.stringify(l)).join('\n')}\n`);
+    listWith(config, FORK, [taskOf('1', { subject: 'Another way', status: 'pending' })]);
+    const r = run(config, ['notify', '--all', '--once', '--on', 'hook-refused', '--to', 'exec:cat >/dev/null', '--json'], {
+      env: notifyEnv(config),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const sent = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).notification);
+    expect(sent.map((n) => [n.list, n.session])).toEqual([[SESSION, SESSION]]);
   });
 
   it('a refusal older than 30 minutes is no news', () => {

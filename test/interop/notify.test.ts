@@ -15,6 +15,8 @@
  *   has gone unchanged for --stalled, while the agent is still alive.
  * - A TaskCompleted hook refuses an agent's completion: hook-refused, with the task and
  *   the hook's reason, read from the agent's transcript (the task file is unchanged).
+ *   Forked after it (`--resume --fork-session`, whose transcript begins with copies of
+ *   its parent's entries), the refusal is not told again as the fork's.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -430,5 +432,37 @@ describe('the real Claude Code: notify', () => {
     );
     await new Promise((r) => setTimeout(r, 2500));
     expect(hook.got).toHaveLength(1);
+  });
+
+  it("a session forked after a hook refused its completion: the refusal is told once, of the parent, not again as the fork's", async () => {
+    const w = world();
+    const proj = w.dir('app');
+    fs.writeFileSync(
+      path.join(w.config, 'settings.json'),
+      JSON.stringify({ hooks: { TaskCompleted: [{ hooks: [{ type: 'command', command: "echo 'tests must pass first' >&2; exit 2" }] }] } }),
+    );
+    const parent = await runAgent({
+      configDir: w.config,
+      listId: undefined,
+      cwd: proj,
+      turns: [CREATE('Ship'), UPDATE('1', { status: 'completed' })],
+    });
+    const parentId = parent.stream.sessionId as string;
+    const fork = await runAgent({
+      configDir: w.config,
+      listId: undefined,
+      cwd: proj,
+      args: ['--resume', parentId, '--fork-session'],
+      turns: [CREATE('Ship it another way')],
+    });
+    const forkId = fork.stream.sessionId as string;
+    expect(forkId).not.toBe(parentId);
+    expect(fs.existsSync(path.join(w.config, 'tasks', forkId, '1.json'))).toBe(true);
+    const hook = await webhook();
+    const once = await runAsync(w.config, ['notify', '--all', '--once', '--on', 'hook-refused', '--to', `webhook:${hook.url}`], {
+      env: { HOME: w.home, XDG_STATE_HOME: path.join(w.config, 'state') },
+    });
+    expect(once.code, once.stderr).toBe(0);
+    expect(posted(hook.got).map((d) => [d.list, d.session])).toEqual([[parentId, parentId]]);
   });
 });

@@ -47,6 +47,13 @@ interface Followed {
   /** TaskCreate calls' subjects by call id (for a refused create). */
   creates: Map<string, string>;
   refusals: HookRefusal[];
+  /**
+   * Calls that are a fork's copies of its parent's (`--resume <id> --fork-session`: its
+   * transcript begins with them, each copied `assistant` entry naming the parent in
+   * `requestSessionId`; docs/task-store.md section 14), by call id: a refusal among the
+   * copies is the parent's, told of the parent, not a refusal of the fork's.
+   */
+  copied: Set<string>;
 }
 
 export class HookRefusals {
@@ -64,7 +71,7 @@ export class HookRefusals {
     let f = this.files.get(transcript);
     if (f === undefined || f.ino !== stat.ino || stat.size < f.offset) {
       const from = Math.max(0, stat.size - FIRST_LOOK_BYTES);
-      f = { offset: from, ino: stat.ino, rest: '', creates: new Map(), refusals: [] };
+      f = { offset: from, ino: stat.ino, rest: '', creates: new Map(), refusals: [], copied: new Set() };
       this.files.set(transcript, f);
       // A read from the middle of a line: skip to the next line.
       if (from > 0) f.rest = '\u0000';
@@ -93,14 +100,37 @@ export class HookRefusals {
     // The first piece of a read that began mid-line is no whole line.
     if (lines[0]?.startsWith('\u0000')) lines.shift();
     for (const line of lines) {
+      if (line.includes('"type":"assistant"')) this.noteCopies(line, f);
       if (line.includes('"name":"TaskCreate"')) this.noteCreate(line, f);
       else if (line.includes(' hook feedback:')) {
         const refusal = refusalOf(line, session, f.creates);
-        if (refusal !== undefined) f.refusals.push(refusal);
+        if (refusal !== undefined && !f.copied.has(refusal.toolUseId)) f.refusals.push(refusal);
       }
     }
     if (f.refusals.length > KEPT) f.refusals.splice(0, f.refusals.length - KEPT);
     if (f.creates.size > KEPT) for (const id of [...f.creates.keys()].slice(0, f.creates.size - KEPT)) f.creates.delete(id);
+    if (f.copied.size > KEPT) for (const id of [...f.copied].slice(0, f.copied.size - KEPT)) f.copied.delete(id);
+  }
+
+  /**
+   * A copied call's id is noted; a call of the session's own with the same id (ids a
+   * scripted model gives again) is its own again. Parsed only where it matters: an entry
+   * naming another session's request, or any call while copies are noted.
+   */
+  private noteCopies(line: string, f: Followed): void {
+    const names = line.includes('"requestSessionId":"');
+    if (!names && (f.copied.size === 0 || !line.includes('"tool_use"'))) return;
+    const entry = parse(line);
+    const from = entry?.requestSessionId;
+    const copy = typeof from === 'string' && from !== '' && from !== entry?.sessionId;
+    const content = (entry?.message as { content?: unknown } | undefined)?.content;
+    if (!Array.isArray(content)) return;
+    for (const block of content) {
+      const b = block as { type?: unknown; id?: unknown };
+      if (b.type !== 'tool_use' || typeof b.id !== 'string') continue;
+      if (copy) f.copied.add(b.id);
+      else f.copied.delete(b.id);
+    }
   }
 
   private noteCreate(line: string, f: Followed): void {
