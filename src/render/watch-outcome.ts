@@ -46,7 +46,7 @@ export function renderWaitingForSessions(
   const first = sessions[0];
   const who =
     sessions.length === 1 && first !== undefined
-      ? `${names[0]} ${first.state === 'starting' ? 'is starting' : first.state === 'waiting' ? 'waits for a person in its turn' : 'is busy'}`
+      ? `${names[0]} ${first.state === 'starting' ? 'is starting' : first.state === 'waiting' ? 'waits for a person in its turn' : first.state === 'background' ? 'runs a command in the background' : 'is busy'}`
       : `${names.slice(0, -1).join(', ')} and ${names.at(-1)} are at work`;
   return `${until ?? 'the condition'} holds, but ${who} on the list: waiting for ${sessions.length === 1 ? 'it' : 'them'} to go idle or end`;
 }

@@ -52,7 +52,8 @@ describe('notify: a list whose every task is completed while a session of it is 
     });
     const agent = spawn('sleep', ['120']);
     agents.push(agent);
-    const live = (s: string) => writeLiveSession(config, { pid: agent.pid as number, sessionId: SESSION, cwd, status: s });
+    const live = (s: string, statusAt?: number) =>
+      writeLiveSession(config, { pid: agent.pid as number, sessionId: SESSION, cwd, status: s, statusAt });
     live(status);
     const out = path.join(config, 'sent.jsonl');
     return { config, dir, live, out, to: `exec:cat >> '${out}'; echo >> '${out}'` };
@@ -79,6 +80,22 @@ describe('notify: a list whose every task is completed while a session of it is 
     s.live('idle');
     expect(once().code).toBe(0);
     expect(sentTo(s.out)).toHaveLength(1);
+  });
+
+  it('--once: at its prompt while a command it ran in the background goes on ("shell"), whose end wakes the agent: held, for 10 minutes at most', () => {
+    const s = session('shell');
+    const once = () =>
+      run(s.config, ['-l', SESSION, 'notify', '--once', '--on', 'list-completed', '--to', s.to], { env: notifyEnv(s.config) });
+    // Claude Code 2.1.328 says "shell" while idle with a background command running, and
+    // starts a turn by itself when it ends (the tests it ran may fail: more tasks).
+    const held = once();
+    expect(held.code, held.stderr).toBe(0);
+    expect(sentTo(s.out)).toEqual([]);
+    // A command that runs that long is a server left running, not work the agent waits for.
+    s.live('shell', Date.now() - 11 * 60_000);
+    const later = once();
+    expect(later.code, later.stderr).toBe(0);
+    expect(sentTo(s.out).map((e) => e.event)).toEqual(['list-completed']);
   });
 
   it('following: held while busy, told when the turn ends, and not again after a turn that changed no task', async () => {

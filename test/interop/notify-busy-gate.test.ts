@@ -5,7 +5,10 @@
  * after the run ends, with every step; as the gate of `watch --until all-completed`.
  * A notify the agent itself left running in the background (a shell command of its turn,
  * run_in_background) waits for that agent's later turns too: the session it runs in is
- * left out only while the turn that started it goes on.
+ * left out only while the turn that started it goes on. An interactive session idle at its
+ * prompt while a command it ran in the background goes on ("status":"shell") is at work
+ * too: Claude Code starts a turn by itself when that command ends, and that turn may add
+ * tasks (the tests it ran failed).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -145,5 +148,62 @@ describe('the real Claude Code at work on a list: notify waits for it', () => {
       .filter((l) => l !== '')
       .map((l) => JSON.parse(l) as { event: string; list: string });
     expect(told.map((t) => [t.event, t.list])).toEqual([['list-completed', list]]);
+  });
+
+  it('a command the agent ran in the background: not told while it runs; its end wakes the agent, which finds more to do', async () => {
+    const w = world();
+    const proj = w.dir('web');
+    fs.writeFileSync(path.join(w.config, 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash'] } }));
+    let woken = 0;
+    const byPrompt = (prompt: string): Turn | undefined => {
+      if (/^create One$/m.test(prompt)) return [create('One')];
+      // #1 done, then its tests run in the background; the turn ends.
+      if (/^go$/m.test(prompt)) {
+        return [
+          set('1', 'completed'),
+          { name: 'Bash', input: { command: 'sleep 6; echo 1 failed', description: 'Run the tests', run_in_background: true } },
+        ];
+      }
+      // The command's end, told to the model with no person's word: a failure to fix.
+      if (/background-task event/i.test(prompt) && woken++ === 0) return [create('Fix the failing test')];
+      if (/^finish$/m.test(prompt)) return [set('2', 'completed')];
+      return undefined;
+    };
+    const a = await startInteractive({ configDir: w.config, cwd: proj, home: w.home, byPrompt, args: ['--permission-mode', 'default'] });
+    cleanups.push(() => a.stop());
+    const list = (await waitFor('the live file', () => liveFiles(w.config)[0])).sessionId;
+    await a.waitFor((s) => /auto mode|for shortcuts|manual mode/.test(s), 'the prompt');
+    const hook = await receiver();
+    cleanups.push(() => hook.close());
+    const p = startNotify(w.config, ['-l', list, '--to', `webhook:${hook.url}`, '--on', 'list-completed'], {
+      HOME: w.home,
+      XDG_STATE_HOME: path.join(w.config, 'state'),
+      TASKS_NOTIFY_TICK_MS: '500',
+    });
+    cleanups.push(() => p.stop());
+    await p.waitForErr('notify: following list');
+    a.type('create One');
+    await waitFor('#1', () => fs.existsSync(path.join(w.config, 'tasks', list, '1.json')) || undefined);
+    await sleep(1000);
+    a.type('go');
+    // #1 completed, the agent at its prompt, its tests running: not done.
+    await waitFor(
+      'the background command',
+      () => liveFiles(w.config).some((f) => (f as { status?: string }).status === 'shell') || undefined,
+    );
+    await sleep(2500);
+    expect(
+      hook.got.map((g) => g.body),
+      `notify: ${p.stderr()}`,
+    ).toEqual([]);
+    // The tests end; the agent, woken, adds a task: still not done.
+    await waitFor('#2', () => fs.existsSync(path.join(w.config, 'tasks', list, '2.json')) || undefined, 30_000);
+    await sleep(2000);
+    expect(hook.got.map((g) => g.body)).toEqual([]);
+    a.type('finish');
+    await until(() => hook.got.length === 1, 'list-completed once #2 is done', 20_000);
+    expect(JSON.parse(hook.got[0]?.body ?? '{}')).toMatchObject({ event: 'list-completed', list });
+    await sleep(7000);
+    expect(hook.got).toHaveLength(1);
   });
 });

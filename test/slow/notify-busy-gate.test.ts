@@ -176,7 +176,8 @@ describe("notify: a following notify started from an agent's own shell", () => {
           },
         },
         { until: 'started' },
-        { status: 'idle' },
+        // At its prompt with a command in the background (notify itself), as Claude Code says it.
+        { status: 'shell' },
         // Its next turn works a step at a time.
         { until: 'work' },
         { status: 'busy' },
@@ -185,7 +186,7 @@ describe("notify: a following notify started from an agent's own shell", () => {
         { until: 'next' },
         { task: task('2', 'pending') },
         { task: task('2', 'completed') },
-        { status: 'idle' },
+        { status: 'shell' },
         { until: 'end' },
       ],
       { asClaude: true },

@@ -258,10 +258,13 @@ export class Notifier {
    * notify outlives that turn: once the session's status changed since notify began (its
    * turn ended; a later one, or a `/clear`'s new session in the same process), the session
    * is at work on its own turns, and a list it works a step at a time is not finished
-   * between its steps.
+   * between its steps. Its background command keeps it at its prompt "with a command in
+   * the background" for as long as notify runs: that one is notify, and is not waited for
+   * (another of the agent's, its tests, cannot be told from it).
    */
   private readonly ownSession = (b: BusyOnList): boolean =>
-    this.req.ownSession?.(b) === true && !(b.statusSince !== undefined && b.statusSince > this.startedAt + OWN_STATUS_SLACK_MS);
+    this.req.ownSession?.(b) === true &&
+    (b.state === 'background' || !(b.statusSince !== undefined && b.statusSince > this.startedAt + OWN_STATUS_SLACK_MS));
 
   async run(): Promise<{ sent: number; failed: number }> {
     const { req } = this;

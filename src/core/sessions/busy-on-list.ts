@@ -16,6 +16,12 @@ import type { SessionIndex, SessionInfo } from './session-index.js';
  *   a person answers (an agent that completed #1 and asks to run a command may make #2
  *   next). Not "dialog open": Claude Code says so for a screen of its own (`/config`,
  *   `/model`) shown while no reply is streaming, at its prompt, between turns.
+ * - background: the same, idle at its prompt while a command it ran in the background
+ *   goes on (its file says "shell"): Claude Code starts a turn by itself when that command
+ *   ends (checked against 2.1.328: "Background command ... completed" reaches the model with
+ *   no person's word), and that turn may find work (the tests it ran failed). Only for
+ *   BACKGROUND_WAIT_MS: a command that runs longer is a server left running, which no
+ *   turn follows.
  * - starting: a running Claude Code process of this config folder that names the list
  *   (CLAUDE_CODE_TASK_LIST_ID, its settings), or resumes the session whose own list it is
  *   (`--resume <id>`), and has no live-session file yet: an agent just started, before its
@@ -24,17 +30,24 @@ import type { SessionIndex, SessionInfo } from './session-index.js';
 export interface BusyOnList {
   sessionId?: string | undefined;
   pid?: number | undefined;
-  state: 'busy' | 'waiting' | 'starting';
+  state: 'busy' | 'waiting' | 'background' | 'starting';
   /** When its live-session file's status last changed (ms): a turn that began since a moment began after it. */
   statusSince?: number | undefined;
 }
 
+/** How long a session idle while its background command runs counts as at work (see `background` above). */
+const BACKGROUND_WAIT_MS = 10 * 60_000;
+
 export function busyOnList(index: SessionIndex, listId: string): BusyOnList[] {
   const found: BusyOnList[] = [];
   const pids = new Set<number>();
+  const now = index.now();
   for (const s of sessionsOfList(index, listId)) {
-    if (s.state !== 'live' || s.liveBy !== 'process' || !(s.activity === 'busy' || inTurnWaiting(s))) continue;
-    found.push({ sessionId: s.sessionId, pid: s.pid, state: s.activity === 'busy' ? 'busy' : 'waiting', statusSince: s.statusSince });
+    if (s.state !== 'live' || s.liveBy !== 'process') continue;
+    const background = s.activity === 'idle' && s.background === true && now - (s.statusSince ?? now) < BACKGROUND_WAIT_MS;
+    if (!(s.activity === 'busy' || inTurnWaiting(s) || background)) continue;
+    const state = s.activity === 'busy' ? 'busy' : background ? 'background' : 'waiting';
+    found.push({ sessionId: s.sessionId, pid: s.pid, state, statusSince: s.statusSince });
     if (s.pid !== undefined) pids.add(s.pid);
   }
   const onFile = index.processes();

@@ -56,6 +56,11 @@ export interface SessionInfo extends TranscriptFacts {
   /** While live: when its live-session file's status last changed (ms), when it says. */
   statusSince?: number | undefined;
   /**
+   * While idle: a command it ran in the background goes on (Claude Code's status "shell",
+   * 2.1.328): its end starts a turn by itself, with no person's word.
+   */
+  background?: boolean | undefined;
+  /**
    * How it is known to be live: a running process (with its live-session file, or without
    * one: a Claude Code process of this config folder, started there, that may be on it), or
    * a transcript still being written.
@@ -621,6 +626,7 @@ export class SessionIndex {
       info.activity = activityOf(live);
       if (info.activity === 'waiting') info.waitingFor = live.waitingFor;
       info.statusSince = live.statusUpdatedAt;
+      if (live.status === 'shell') info.background = true;
     }
     const updated = Math.max(live.updatedAt ?? 0, live.startedAt ?? 0);
     if (updated > (info.lastActivity ?? 0)) info.lastActivity = updated;

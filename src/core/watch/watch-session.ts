@@ -109,8 +109,8 @@ export interface WatchEnd {
 export interface BusySession {
   sessionId?: string | undefined;
   pid?: number | undefined;
-  /** busy on a turn; waiting: in a turn, for a person (a permission prompt); starting: its process runs and has no live-session file yet. */
-  state: 'busy' | 'waiting' | 'starting';
+  /** busy on a turn; waiting: in a turn, for a person (a permission prompt); background: at its prompt while a command it ran in the background goes on; starting: its process runs and has no live-session file yet. */
+  state: 'busy' | 'waiting' | 'background' | 'starting';
 }
 
 /**

@@ -293,9 +293,9 @@ export const WatchEvent = z.discriminatedUnion('event', [
             session: z.string().nullable().describe('its session id; null for a process not on a session yet'),
             pid: z.int().positive().nullable(),
             state: z
-              .enum(['busy', 'waiting', 'starting'])
+              .enum(['busy', 'waiting', 'background', 'starting'])
               .describe(
-                'busy on a turn (its live-session file says so); waiting: in a turn, for a person (a permission prompt); starting: no live-session file yet',
+                'busy on a turn (its live-session file says so); waiting: in a turn, for a person (a permission prompt); background: at its prompt while a command it ran in the background goes on (its end starts a turn; for 10 minutes at most); starting: no live-session file yet',
               ),
           }),
         )
