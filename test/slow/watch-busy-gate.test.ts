@@ -178,6 +178,74 @@ describe('watch --until all-completed waits while an agent of the list is at wor
     expect(r.stdout).toContain('"reason":"condition-met"');
   });
 
+  it("left running in the background from the agent's shell, waits for that agent at its later turns; passes once it is idle", async () => {
+    const config = tempConfig();
+    const dir = path.join(config, 'tasks', 'ci');
+    writeTask(dir, task('1', 'pending'));
+    fs.writeFileSync(path.join(dir, '.highwatermark'), '1');
+    const log = path.join(config, 'watch.log');
+    const agent = startAgent(
+      config,
+      [
+        { status: 'busy' },
+        // The agent's turn starts the gate in the background (a shell command left running), and ends.
+        { spawn: { args: [BIN, '-l', 'ci', 'watch', '--until', 'all-completed', '--json', '--timeout', '60s'], env: {}, log } },
+        { until: 'started' },
+        // At its prompt with a command in the background (the watch itself), as Claude Code says it.
+        { status: 'shell' },
+        // Its next turn works a step at a time.
+        { until: 'work' },
+        { status: 'busy' },
+        { task: task('1', 'completed') },
+        { until: 'next' },
+        { task: task('2', 'pending') },
+        { task: task('2', 'completed') },
+        { status: 'shell' },
+        { until: 'end' },
+      ],
+      { asClaude: true },
+    );
+    const watchPid = () => Number(fs.readFileSync(`${log}.pid`, 'utf8'));
+    const running = () => {
+      try {
+        process.kill(watchPid(), 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    try {
+      await waitForFile(`${log}.pid`);
+      await waitForFile(log);
+      agent.go('started');
+      await sleep(2000);
+      agent.go('work');
+      const first = path.join(dir, '1.json');
+      while (JSON.parse(fs.readFileSync(first, 'utf8')).status !== 'completed') await sleep(50);
+      // Every task so far completed between the agent's steps, the agent busy: the gate holds.
+      await sleep(2500);
+      expect(running(), fs.readFileSync(log, 'utf8')).toBe(true);
+      agent.go('next');
+      const until = Date.now() + 15_000;
+      while (running() && Date.now() < until) await sleep(100);
+      expect(running()).toBe(false);
+      const out = fs.readFileSync(log, 'utf8');
+      expect(out).toContain('"reason":"condition-met"');
+      const end = out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { event: string; tasks?: Array<{ id: string; status: string }> })
+        .find((e) => e.event === 'end');
+      expect(
+        end?.tasks?.map((t) => `${t.id}:${t.status}`),
+        out,
+      ).toEqual(['1:completed', '2:completed']);
+    } finally {
+      if (running()) process.kill(watchPid(), 'SIGKILL');
+      agent.go('end');
+    }
+  });
+
   it('no live session on the list: passes at once, as before', () => {
     const config = tempConfig();
     seedCi(config);

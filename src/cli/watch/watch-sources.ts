@@ -17,7 +17,7 @@ import {
   stillRunning,
   type WriterProcess,
 } from '../../core/runs/stream-writers.js';
-import { busyOnList } from '../../core/sessions/busy-on-list.js';
+import { busyOnList, leftOutAsOwn } from '../../core/sessions/busy-on-list.js';
 import { listAfterClear } from '../../core/sessions/cleared-lists.js';
 import { sessionsOfList, useTranscriptCache } from '../../core/sessions/list-sessions.js';
 import { listOfLiveSession } from '../../core/sessions/live-lists.js';
@@ -501,8 +501,10 @@ export function busyWatch(ctx: Context, target: WatchTarget): WatchSessionOption
       },
     };
   }
-  // The session this watch runs in is busy for as long as it waits: it never holds its own gate.
+  // The session this watch runs in is busy for as long as it waits in its turn: it never holds its own gate then (leftOutAsOwn).
   const mine = ownSessionTest(ctx.env);
+  // Wall-clock time, as the live-session file's status time is.
+  const startedAt = Date.now();
   return {
     everyMs: 1000,
     look: () => {
@@ -510,7 +512,7 @@ export function busyWatch(ctx: Context, target: WatchTarget): WatchSessionOption
       if (listId === undefined) return [];
       // A fresh index: live-session files and processes change while we watch.
       const index = freshIndex(ctx);
-      return busyOnList(index, listId).filter((b) => !mine(b));
+      return busyOnList(index, listId).filter((b) => !leftOutAsOwn(b, mine, startedAt));
     },
   };
 }

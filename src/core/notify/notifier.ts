@@ -14,7 +14,7 @@ import { maxOf } from '../base/many-items.js';
 import { listIds, listIdsOnce } from '../lists/list-folders.js';
 import { listsView } from '../lists/lists-view.js';
 import { timesAsSeen } from '../progress/stalled-work.js';
-import type { BusyOnList } from '../sessions/busy-on-list.js';
+import { type BusyOnList, leftOutAsOwn } from '../sessions/busy-on-list.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
 import { liveFilesStamp, liveSessionOfPid } from '../sessions/live-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
@@ -189,13 +189,6 @@ function undecidedTypes(errorsPending: boolean, heldBusy: boolean): ReadonlySet<
   return types;
 }
 
-/**
- * How much later than notify's start its own session's status may be written and still be
- * the turn that runs it: a status written as the command was let run (a permission prompt
- * answered) may land just after it started.
- */
-const OWN_STATUS_SLACK_MS = 1000;
-
 /** An update's time is taken as its scan ends; the files were read up to this long before. */
 const SCAN_MARGIN_MS = 500;
 
@@ -252,19 +245,8 @@ export class Notifier {
     this.startedAt = req.clock.now();
   }
 
-  /**
-   * The session this notify runs in (started from its shell): busy for as long as the
-   * command runs in its turn, so never waited for then. Left running in the background,
-   * notify outlives that turn: once the session's status changed since notify began (its
-   * turn ended; a later one, or a `/clear`'s new session in the same process), the session
-   * is at work on its own turns, and a list it works a step at a time is not finished
-   * between its steps. Its background command keeps it at its prompt "with a command in
-   * the background" for as long as notify runs: that one is notify, and is not waited for
-   * (another of the agent's, its tests, cannot be told from it).
-   */
-  private readonly ownSession = (b: BusyOnList): boolean =>
-    this.req.ownSession?.(b) === true &&
-    (b.state === 'background' || !(b.statusSince !== undefined && b.statusSince > this.startedAt + OWN_STATUS_SLACK_MS));
+  /** The session this notify runs in, left out while it is at work on the turn that runs notify (busy-on-list.ts leftOutAsOwn). */
+  private readonly ownSession = (b: BusyOnList): boolean => leftOutAsOwn(b, this.req.ownSession, this.startedAt);
 
   async run(): Promise<{ sent: number; failed: number }> {
     const { req } = this;

@@ -71,3 +71,27 @@ export function busyOnList(index: SessionIndex, listId: string): BusyOnList[] {
 export function inTurnWaiting(s: Pick<SessionInfo, 'activity' | 'waitingFor'>): boolean {
   return s.activity === 'waiting' && s.waitingFor !== 'dialog open';
 }
+
+/**
+ * How much later than a command's start its own session's status may be written and still
+ * be the turn that runs it: a status written as the command was let run (a permission
+ * prompt answered) may land just after it started.
+ */
+const OWN_STATUS_SLACK_MS = 1000;
+
+/**
+ * Whether a session at work on the list is left out of a gate because it is the one the
+ * gate runs in (`isOwn`: started from its shell, a hook of its own; a notify or a watch
+ * started at `startedAt`). That session is busy for as long as the command runs in its
+ * turn, so it is never waited for then. Left running in the background, the command
+ * outlives that turn: once the session's status changed since the command began (its
+ * turn ended; a later one, or a `/clear`'s new session in the same process), the session
+ * is at work on its own turns, and a list it works a step at a time is not finished
+ * between its steps. Its background command keeps it at its prompt "with a command in
+ * the background" for as long as the gate runs: that one is the gate, and is not waited
+ * for (another of the agent's, its tests, cannot be told from it).
+ */
+export function leftOutAsOwn(b: BusyOnList, isOwn: ((b: BusyOnList) => boolean) | undefined, startedAt: number): boolean {
+  if (isOwn?.(b) !== true) return false;
+  return b.state === 'background' || !(b.statusSince !== undefined && b.statusSince > startedAt + OWN_STATUS_SLACK_MS);
+}
