@@ -178,6 +178,7 @@ export function listFacts(i: FactsInput): ListFacts {
     shortId: i.shortId,
     project: latest?.cwd === undefined ? undefined : shortPath(latest.cwd, i.home),
     session: latest?.sessionId,
+    sessionCrashed: latest?.state === 'crashed',
     tasks: i.tasks,
     index,
     people,

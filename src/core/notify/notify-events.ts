@@ -26,6 +26,8 @@ export interface ListFacts {
   project: string | undefined;
   /** Its latest session, when known. */
   session: string | undefined;
+  /** That session's last run crashed (SIGKILL, out of memory, a machine switched off): a plan may be cut short. */
+  sessionCrashed?: boolean | undefined;
   tasks: readonly Task[];
   index: TaskIndex;
   /** People: the person running notify, and owners people gave with tasks. */
@@ -149,7 +151,8 @@ export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType
     add('list-completed', `${tasks.length}:${highest}`, {
       tasks: tasks.map(brief),
       title: `Done: ${where}`,
-      text: `every task of ${where} is completed (${tasks.length})`,
+      // Completed as far as its agent got: one killed between two steps of its plan never made the next.
+      text: `every task of ${where} is completed (${tasks.length})${facts.sessionCrashed === true && facts.session !== undefined ? `; but session ${facts.session.slice(0, 8)} crashed, and may not have made every step of its plan` : ''}`,
       action: `tasks ${l} list`,
       priority: 3,
     });
