@@ -492,14 +492,17 @@ export class Notifier {
       f.waitEndedAt = now;
     }
     const heldBusy = (facts.busy?.length ?? 0) > 0;
-    if (f.heldBusy && !heldBusy && f.watcher !== undefined) {
-      // The session waited for went idle or ended: its last writes, made just before, may
-      // not have reached the watcher yet. Read the list again; a change is looked at as it comes.
+    const events = listEvents(facts, this.wanted);
+    // The session waited for went idle or ended: its last writes, made just before, may not
+    // have reached the watcher yet. And a list told finished anew: the tasks were read
+    // before the sessions, and an agent may have added one and gone idle in between (a
+    // loaded machine). Read the list again first; a change is looked at as it comes.
+    const freshlyDone = events.some((e) => e.type === 'list-completed' && !f.active.has(e.key));
+    if (((f.heldBusy && !heldBusy) || freshlyDone) && f.watcher !== undefined) {
       const before = f.update;
       f.watcher.rescan();
       if (f.update !== before) return;
     }
-    const events = listEvents(facts, this.wanted);
     this.report.looked?.({ listId: f.id, shortId: facts.shortId, project: facts.project, events, update: u, times, at: now });
     const active = new Set(events.map((e) => e.key));
     // New, or given up earlier and due to be tried again (its claim was given back).
