@@ -298,12 +298,25 @@ export function listAtWork(
   now: number,
   near: readonly SessionInfo[] = sessionsOfList(index, listId),
 ): boolean | undefined {
-  if (busyAndWriting(near, afterMs, now)) return true;
+  if (busyAndWriting(near, afterMs, now) || runBegunWithin(index, near, afterMs, now)) return true;
   // The deeper look asks only the sessions not asked above: a silent transcript's end is read once.
   const asked = new Set(near.map((s) => s.sessionId));
   const deeper = sessionsOfList(index, listId, { deep: true, mayBeLive: true }).filter((s) => !asked.has(s.sessionId));
   if (busyAndWriting(deeper, afterMs, now)) return true;
   return near.length > 0 || deeper.length > 0 ? false : undefined;
+}
+
+/**
+ * Did a live session of the list begin its current run less than the stall time ago (its
+ * live-session file's start)? An agent resumed after its crash (`claude --resume`) sits at
+ * its prompt, or waits on its first request, with its tasks and its transcript as the crash
+ * left them, long unchanged: it is given the stall time from its start, as any agent that
+ * just started is (its transcript's silence is the crashed run's, not its own).
+ */
+function runBegunWithin(index: SessionIndex, near: readonly SessionInfo[], afterMs: number, now: number): boolean {
+  const pids = new Set(near.flatMap((s) => (s.state === 'live' && s.pid !== undefined ? [s.pid] : [])));
+  if (pids.size === 0) return false;
+  return index.runningFiles().some((f) => pids.has(f.pid) && f.startedAt !== undefined && now - f.startedAt < afterMs);
 }
 
 /**
