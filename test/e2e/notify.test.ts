@@ -554,8 +554,7 @@ describe('notify: stalled while a session is busy', () => {
     // Why a process: the session is live only while its live-session file's process runs.
     const agent = spawn('sleep', ['60']);
     agents.push(agent);
-    // Running since before its transcript's last entry (one begun since is given the stall time from its start).
-    writeLiveSession(config, { pid: agent.pid as number, sessionId: SESSION, cwd, status: 'busy', start: Date.now() - 3 * 60 * 60_000 });
+    writeLiveSession(config, { pid: agent.pid as number, sessionId: SESSION, cwd, status: 'busy' });
     return config;
   }
 

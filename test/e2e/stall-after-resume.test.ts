@@ -3,34 +3,24 @@
  * on): its task in progress, unchanged since the crash, is not stalled at once; it stalls
  * the stall time after the resumed run began, as for any agent that just started. How long
  * the task has been unchanged is still said from its file. The fixture is a real crash
- * (test/fixtures/claude-code-2.1.328/gone: crashed-unowned), its live-session file pointed
- * at a running process standing for the resumed run.
+ * (test/fixtures/claude-code-2.1.328/gone: crashed-unowned), its crashed run's live-session
+ * file left behind, as Claude Code leaves it, and a running process standing for the
+ * resumed run with a live-session file of its own.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../helpers/cli.js';
-import { agentProcesses, goneFixture } from '../helpers/gone-fixtures.js';
-import { procStart } from '../helpers/session-files.mjs';
+import { agentProcesses, deadPid, goneFixture } from '../helpers/gone-fixtures.js';
+import { writeLiveSession } from '../helpers/session-files.mjs';
 
 const agents = agentProcesses();
 
-/** The crashed session resumed `agoMs` ago, idle at its prompt; #1 in progress, unchanged for an hour. */
+/** The crashed session resumed `agoMs` ago (its crashed run's file left behind), idle at its prompt; #1 in progress, unchanged for an hour. */
 function resumedIdle(agoMs: number) {
   const { pid } = agents({ CLAUDE_CODE_TASK_LIST_ID: 'solo' });
-  const w = goneFixture('crashed-unowned', { pid, procStart: procStart(pid), endedAgoMs: 60 * 60_000 });
-  const live = path.join(w.config, 'sessions', `${pid}.json`);
-  const began = Date.now() - agoMs;
-  fs.writeFileSync(
-    live,
-    JSON.stringify({
-      ...JSON.parse(fs.readFileSync(live, 'utf8')),
-      status: 'idle',
-      startedAt: began,
-      updatedAt: began,
-      statusUpdatedAt: began,
-    }),
-  );
+  const w = goneFixture('crashed-unowned', { pid: deadPid(), endedAgoMs: 60 * 60_000 });
+  writeLiveSession(w.config, { pid, sessionId: w.live.sessionId, cwd: w.live.cwd, status: 'idle', start: Date.now() - agoMs });
   const hourAgo = (Date.now() - 60 * 60_000) / 1000;
   fs.utimesSync(path.join(w.dir, '1.json'), hourAgo, hourAgo);
   return w;

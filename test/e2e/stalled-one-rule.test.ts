@@ -57,8 +57,6 @@ function world(status: 'busy' | 'waiting', last: 'result' | 'tool call in flight
     sessionId: SESSION,
     cwd,
     status,
-    // Running since before its transcript's last entry (one begun since is given the stall time from its start).
-    start: Date.now() - 3 * HOUR,
     ...(status === 'waiting' ? { waitingFor: 'permission prompt', statusAt: Date.now() - 60_000 } : {}),
   });
   return config;

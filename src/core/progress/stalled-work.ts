@@ -298,7 +298,7 @@ export function listAtWork(
   now: number,
   near: readonly SessionInfo[] = sessionsOfList(index, listId),
 ): boolean | undefined {
-  if (busyAndWriting(near, afterMs, now) || runBegunWithin(index, near, afterMs, now)) return true;
+  if (busyAndWriting(near, afterMs, now) || resumedWithin(index, near, afterMs, now)) return true;
   // The deeper look asks only the sessions not asked above: a silent transcript's end is read once.
   const asked = new Set(near.map((s) => s.sessionId));
   const deeper = sessionsOfList(index, listId, { deep: true, mayBeLive: true }).filter((s) => !asked.has(s.sessionId));
@@ -307,16 +307,21 @@ export function listAtWork(
 }
 
 /**
- * Did a live session of the list begin its current run less than the stall time ago (its
- * live-session file's start)? An agent resumed after its crash (`claude --resume`) sits at
- * its prompt, or waits on its first request, with its tasks and its transcript as the crash
- * left them, long unchanged: it is given the stall time from its start, as any agent that
- * just started is (its transcript's silence is the crashed run's, not its own).
+ * Did a live session of the list that crashed before (its crashed run's live-session file
+ * left behind) begin its current run less than the stall time ago? Resumed after its crash
+ * (`claude --resume`), at its prompt or on its first request, it finds its tasks and its
+ * transcript as the crash left them, long unchanged: it is given the stall time from its
+ * start, as any agent that just started is (its transcript's silence is the crashed run's).
  */
-function runBegunWithin(index: SessionIndex, near: readonly SessionInfo[], afterMs: number, now: number): boolean {
-  const pids = new Set(near.flatMap((s) => (s.state === 'live' && s.pid !== undefined ? [s.pid] : [])));
-  if (pids.size === 0) return false;
-  return index.runningFiles().some((f) => pids.has(f.pid) && f.startedAt !== undefined && now - f.startedAt < afterMs);
+function resumedWithin(index: SessionIndex, near: readonly SessionInfo[], afterMs: number, now: number): boolean {
+  const live = near.filter((s) => s.state === 'live' && s.pid !== undefined);
+  if (live.length === 0) return false;
+  const files = index.liveSessionFiles();
+  return live.some((s) => {
+    const crashedBefore = files.some((f) => f.sessionId === s.sessionId && f.pid !== s.pid && index.verdict(f) === 'gone');
+    const run = files.find((f) => f.pid === s.pid);
+    return crashedBefore && run?.startedAt !== undefined && now - run.startedAt < afterMs;
+  });
 }
 
 /**
