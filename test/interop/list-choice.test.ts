@@ -254,6 +254,11 @@ describe('the real Claude Code: which list', () => {
       await check('right after /clear', 'times');
       a.type('create After the clear');
       await waitFor("the new session's task", () => fs.existsSync(path.join(w.config, 'tasks', cleared.sessionId, '1.json')));
+      // Its turn on disk: Claude Code writes its transcript behind its turns (2.1.332 at times only after the task is made).
+      const newTranscript = path.join(w.config, 'projects', proj.replace(/[^a-zA-Z0-9]/g, '-'), `${cleared.sessionId}.jsonl`);
+      await waitFor("the new session's turn in its transcript", () =>
+        fs.readFileSync(newTranscript, 'utf8').includes('"toolUseResult":{"task":{"id":"1"') ? true : undefined,
+      );
       await check("after the new session's first turn", 'transcripts');
     } finally {
       await a.stop();
