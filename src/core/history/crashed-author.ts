@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { forEachLineBackward, openRegular } from './line-scan.js';
+import { timeOfEntry } from './transcript-events.js';
 
 /**
  * Who made a change no record explains, when it was an agent killed before its transcript
@@ -42,23 +43,20 @@ export interface CrashedRun {
 export function crashedRunsOf(index: SessionIndex, sessions: readonly SessionInfo[]): CrashedRun[] {
   const bySession = new Map(sessions.map((s) => [s.sessionId, s]));
   const files = index.liveSessionFiles().filter((f) => bySession.has(f.sessionId) && f.startedAt !== undefined);
-  return files.flatMap((f) =>
-    index.verdict(f) === 'gone'
-      ? [
-          {
-            sessionId: f.sessionId,
-            startedAt: f.startedAt as number,
-            transcript: bySession.get(f.sessionId)?.transcript,
-            otherStarts: files.filter((o) => o !== f && o.sessionId === f.sessionId).map((o) => o.startedAt as number),
-          },
-        ]
-      : [],
-  );
+  return index
+    .leftoverFiles()
+    .filter((f) => files.includes(f))
+    .map((f) => ({
+      sessionId: f.sessionId,
+      startedAt: f.startedAt as number,
+      transcript: bySession.get(f.sessionId)?.transcript,
+      otherStarts: files.filter((o) => o !== f && o.sessionId === f.sessionId).map((o) => o.startedAt as number),
+    }));
 }
 
 /** Had a run of any session of this config folder crashed (its live-session file left behind) by `atMs`? A look at the live-session files alone. */
 export function crashedBy(index: SessionIndex, atMs: number): boolean {
-  return index.liveSessionFiles().some((f) => f.startedAt !== undefined && f.startedAt <= atMs + SLACK_MS && index.verdict(f) === 'gone');
+  return index.leftoverFiles().some((f) => f.startedAt !== undefined && f.startedAt <= atMs + SLACK_MS);
 }
 
 /** The session whose crashed run most likely made a change at `atMs` no record explains (the latest such run); undefined: none fits. */
@@ -90,13 +88,6 @@ interface Around {
   runStarts: number[];
 }
 
-const entryTime = (line: Buffer): number | undefined => {
-  const at = line.lastIndexOf('"timestamp":"');
-  if (at === -1) return undefined;
-  const t = Date.parse(line.toString('latin1', at + 13, at + 13 + 30).split('"')[0] as string);
-  return Number.isFinite(t) ? t : undefined;
-};
-
 const COST_STATE = Buffer.from('"type":"cost-state"');
 
 function startTimeOf(line: Buffer): number | undefined {
@@ -126,7 +117,7 @@ function entriesAround(file: string, at: number, since: number): Around | undefi
           const start = startTimeOf(line);
           if (start !== undefined) found.runStarts.push(start);
         }
-        const t = entryTime(line);
+        const t = timeOfEntry(line);
         if (t === undefined) return false;
         if (t > at) {
           found.after = t;

@@ -150,7 +150,8 @@ const NEAR_BYTES = 16 * 1024 * 1024;
 /** A result and its call are a few entries apart. */
 const CALL_BYTES = 4 * 1024 * 1024;
 
-const timeOfEntry = (line: Buffer): number | undefined => {
+/** A transcript line's `timestamp` (ms), read without parsing the line; undefined where it has none. */
+export const timeOfEntry = (line: Buffer): number | undefined => {
   const at = line.lastIndexOf('"timestamp":"');
   if (at === -1) return undefined;
   const t = Date.parse(line.toString('latin1', at + 13, at + 13 + 30).split('"')[0] as string);

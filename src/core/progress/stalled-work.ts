@@ -316,10 +316,10 @@ export function listAtWork(
 function resumedWithin(index: SessionIndex, near: readonly SessionInfo[], afterMs: number, now: number): boolean {
   const live = near.filter((s) => s.state === 'live' && s.pid !== undefined);
   if (live.length === 0) return false;
-  const files = index.liveSessionFiles();
+  const leftover = index.leftoverFiles();
   return live.some((s) => {
-    const crashedBefore = files.some((f) => f.sessionId === s.sessionId && f.pid !== s.pid && index.verdict(f) === 'gone');
-    const run = files.find((f) => f.pid === s.pid);
+    const crashedBefore = leftover.some((f) => f.sessionId === s.sessionId && f.pid !== s.pid);
+    const run = index.runningFiles().find((f) => f.pid === s.pid);
     return crashedBefore && run?.startedAt !== undefined && now - run.startedAt < afterMs;
   });
 }

@@ -319,6 +319,11 @@ export class SessionIndex {
     return [...this.live().values()].flat().filter((f) => this.verdict(f) === 'running');
   }
 
+  /** Live-session files whose process is gone: left behind by a crashed run (SIGKILL, out of memory, a machine switched off). */
+  leftoverFiles(): LiveSessionFile[] {
+    return this.liveSessionFiles().filter((f) => this.verdict(f) === 'gone');
+  }
+
   /** Every Claude Code process of this user (claude-processes.ts), looked for once per index: a scan of /proc. */
   claudeProcesses(): ClaudeProcess[] {
     return (this.claudeCache ??= this.probe.claudeProcesses?.() ?? []);
@@ -345,10 +350,7 @@ export class SessionIndex {
   processes(): Map<number, ProcessSession> {
     if (this.processCache) return this.processCache;
     const running = this.runningFiles();
-    this.memory.note(
-      running,
-      this.liveSessionFiles().filter((f) => this.verdict(f) === 'gone'),
-    );
+    this.memory.note(running, this.leftoverFiles());
     const found = this.sessionsOfFiles(running);
     return (this.processCache = new Map(found.map((p) => [p.pid, p])));
   }
